@@ -1,0 +1,76 @@
+import Foundation
+
+/// An ordered list of fonts: each grapheme cluster is drawn with the first font that
+/// covers it (emoji presentation sequences prefer color fonts); a cluster no font covers
+/// is drawn with the primary font's .notdef glyph.
+public struct FontFallbackChain: Sendable, Hashable {
+    /// The fonts, primary first. Never empty.
+    public let fonts: [Font]
+
+    /// The first font: its metrics size empty lines and its .notdef stands for
+    /// uncovered characters.
+    public var primary: Font { fonts[0] }
+
+    /// A chain of a primary font and its fallbacks, in order.
+    public init(primary: Font, fallbacks: [Font] = []) {
+        fonts = [primary] + fallbacks.filter { $0 != primary }
+    }
+
+    /// Loads a chain from font specifications "PATH" or "PATH#INDEX" (face index within
+    /// a collection), in order.
+    ///
+    /// - Throws: `FontError` for the first file that cannot be loaded, or
+    ///   `FontError.Reason.notFound` with an empty path when `specs` is empty.
+    public static func load(specs: [String]) throws(FontError) -> FontFallbackChain {
+        var fonts: [Font] = []
+        for spec in specs {
+            let (path, index) = try parse(spec: spec)
+            fonts.append(try Font.load(path: path, faceIndex: index))
+        }
+        guard let first = fonts.first else { throw FontError(path: "", reason: .notFound) }
+        return FontFallbackChain(primary: first, fallbacks: Array(fonts.dropFirst()))
+    }
+
+    /// Splits "PATH#INDEX" into a path and a face index (0 when there is no "#INDEX").
+    ///
+    /// - Throws: `FontError` with `.faceIndexOutOfRange` when INDEX is not a number ≥ 0.
+    public static func parse(spec: String) throws(FontError) -> (path: String, faceIndex: Int) {
+        guard let hash = spec.lastIndex(of: "#") else { return (spec, 0) }
+        let path = String(spec[..<hash])
+        let indexText = spec[spec.index(after: hash)...]
+        // A "#" that is part of the file name is kept when a file of that full name exists.
+        if FileManager.default.fileExists(atPath: spec) { return (spec, 0) }
+        guard let index = Int(indexText), index >= 0 else {
+            throw FontError(path: path, reason: .faceIndexOutOfRange(index: Int(indexText) ?? -1, faceCount: 0))
+        }
+        return (path, index)
+    }
+
+    /// The first font whose family name matches (case-insensitively).
+    public func font(family: String) -> Font? {
+        fonts.first { $0.familyName.caseInsensitiveCompare(family) == .orderedSame }
+    }
+
+    /// The font for one grapheme cluster: `preferred` when it covers the cluster, else the
+    /// first covering font of the chain (color fonts first for emoji presentation), else
+    /// the primary font.
+    func resolve(cluster: UnsafeBufferPointer<UInt32>, preferred: Font?) -> Font {
+        if let preferred, Self.covers(preferred, cluster) { return preferred }
+        if UnicodeProperties.isEmojiPresentation(cluster) {
+            for font in fonts where font.isColor && Self.covers(font, cluster) { return font }
+        }
+        for font in fonts where Self.covers(font, cluster) { return font }
+        return preferred ?? primary
+    }
+
+    private static func covers(_ font: Font, _ cluster: UnsafeBufferPointer<UInt32>) -> Bool {
+        var coveredAny = false
+        for scalar in cluster {
+            if UnicodeProperties.isIgnorableForCoverage(scalar) { continue }
+            guard font.harfBuzz.glyph(for: scalar) != nil else { return false }
+            coveredAny = true
+        }
+        // A cluster of ignorables only (a lone ZWJ) stays with whichever font is asked first.
+        return coveredAny || !cluster.isEmpty
+    }
+}

@@ -1,0 +1,18 @@
+/// Vertical metrics of a font at one point size, in points (positive ascent and descent).
+public struct FontMetrics: Sendable, Hashable {
+    /// Distance from the baseline up to the top of the line box.
+    public var ascent: Double
+    /// Distance from the baseline down to the bottom of the line box (positive).
+    public var descent: Double
+    /// Extra space the font asks for between lines.
+    public var lineGap: Double
+
+    /// `ascent + descent + lineGap`.
+    public var lineHeight: Double { ascent + descent + lineGap }
+
+    public init(ascent: Double, descent: Double, lineGap: Double) {
+        self.ascent = ascent
+        self.descent = descent
+        self.lineGap = lineGap
+    }
+}

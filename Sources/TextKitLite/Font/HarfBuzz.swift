@@ -1,0 +1,165 @@
+internal import CHarfBuzz
+
+// Every call into HarfBuzz lives in this file.
+
+/// One face of a font file as HarfBuzz sees it, set up for shaping at font-unit scale.
+///
+/// `@unchecked Sendable`: the face and font are made immutable at the end of `init`
+/// (`hb_face_make_immutable`, `hb_font_make_immutable`); HarfBuzz documents immutable
+/// faces and fonts as safe to share between threads that shape at once, and the font
+/// uses HarfBuzz's own OpenType functions (the default of `hb_font_create`), never
+/// FreeType. The bytes are kept alive by `data` until `deinit` destroys the objects.
+final class HarfBuzzFont: @unchecked Sendable {
+    private let blob: OpaquePointer
+    private let face: OpaquePointer
+    fileprivate let font: OpaquePointer
+    let data: FontData
+    let unitsPerEm: Int32
+
+    /// The number of faces HarfBuzz finds in the bytes (0 for a non-font).
+    static func faceCount(_ data: FontData) -> Int {
+        guard let blob = makeBlob(data) else { return 0 }
+        defer { hb_blob_destroy(blob) }
+        return Int(hb_face_count(blob))
+    }
+
+    private static func makeBlob(_ data: FontData) -> OpaquePointer? {
+        guard let base = data.bytes.baseAddress else { return nil }
+        return hb_blob_create(
+            base.assumingMemoryBound(to: CChar.self), UInt32(data.bytes.count),
+            HB_MEMORY_MODE_READONLY, nil, nil)
+    }
+
+    init?(data: FontData, faceIndex: Int) {
+        guard let blob = Self.makeBlob(data) else { return nil }
+        let face = hb_face_create(blob, UInt32(faceIndex))!
+        let upem = hb_face_get_upem(face)
+        // An empty face (index beyond the file, or no font tables) has no glyphs.
+        guard hb_face_get_glyph_count(face) > 0, upem > 0 else {
+            hb_face_destroy(face)
+            hb_blob_destroy(blob)
+            return nil
+        }
+        hb_face_make_immutable(face)
+        let font = hb_font_create(face)!
+        hb_font_set_scale(font, Int32(upem), Int32(upem))
+        hb_font_make_immutable(font)
+        self.blob = blob
+        self.face = face
+        self.font = font
+        self.data = data
+        self.unitsPerEm = Int32(upem)
+    }
+
+    deinit {
+        hb_font_destroy(font)
+        hb_face_destroy(face)
+        hb_blob_destroy(blob)
+    }
+
+    /// The nominal glyph of a code point, or nil when the font does not map it.
+    func glyph(for scalar: UInt32) -> UInt32? {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(font, scalar, &glyph) != 0 ? glyph : nil
+    }
+
+    /// Ascender, descender (positive, downward) and line gap, in font units.
+    func verticalMetrics() -> (ascender: Int32, descender: Int32, lineGap: Int32) {
+        var ascender: hb_position_t = 0, descender: hb_position_t = 0, gap: hb_position_t = 0
+        if hb_ot_metrics_get_position(font, HB_OT_METRICS_TAG_HORIZONTAL_ASCENDER, &ascender) == 0 {
+            var extents = hb_font_extents_t()
+            hb_font_get_h_extents(font, &extents)
+            ascender = extents.ascender
+            descender = extents.descender
+            gap = extents.line_gap
+        } else {
+            hb_ot_metrics_get_position(font, HB_OT_METRICS_TAG_HORIZONTAL_DESCENDER, &descender)
+            hb_ot_metrics_get_position(font, HB_OT_METRICS_TAG_HORIZONTAL_LINE_GAP, &gap)
+        }
+        return (ascender, -descender, max(0, gap))
+    }
+
+    /// Family and style names from the `name` table.
+    func names() -> (family: String, style: String) {
+        (name(hb_ot_name_id_t(HB_OT_NAME_ID_TYPOGRAPHIC_FAMILY)) ?? name(hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY)) ?? "",
+         name(hb_ot_name_id_t(HB_OT_NAME_ID_TYPOGRAPHIC_SUBFAMILY)) ?? name(hb_ot_name_id_t(HB_OT_NAME_ID_FONT_SUBFAMILY)) ?? "")
+    }
+
+    private func name(_ id: hb_ot_name_id_t) -> String? {
+        var length: UInt32 = 128
+        var buffer = [UInt8](repeating: 0, count: Int(length))
+        let total = hb_ot_name_get_utf8(face, id, hb_language_from_string("en", -1), &length, &buffer)
+        guard total > 0 else { return nil }
+        return String(decoding: buffer[0..<Int(length)], as: UTF8.self)
+    }
+}
+
+/// Unicode script, as HarfBuzz numbers it (ISO 15924 tags).
+struct Script: Hashable, Sendable {
+    let rawValue: UInt32
+
+    static let common = Script(rawValue: HB_SCRIPT_COMMON.rawValue)
+    static let inherited = Script(rawValue: HB_SCRIPT_INHERITED.rawValue)
+    static let unknown = Script(rawValue: HB_SCRIPT_UNKNOWN.rawValue)
+    static let han = Script(rawValue: HB_SCRIPT_HAN.rawValue)
+
+    /// The Script property of a code point (UAX #24).
+    init(of scalar: UInt32) {
+        rawValue = hb_unicode_script(hb_unicode_funcs_get_default(), scalar).rawValue
+    }
+
+    init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Common, Inherited and Unknown take the script of their neighbours.
+    var isNeutral: Bool { self == .common || self == .inherited || self == .unknown }
+}
+
+/// A reusable HarfBuzz buffer. One per thread of work: `hb_buffer_t` is not thread-safe.
+final class HarfBuzzShaper {
+    private let buffer: OpaquePointer
+
+    init() { buffer = hb_buffer_create()! }
+    deinit { hb_buffer_destroy(buffer) }
+
+    /// Shapes `text` (one word of one run) with HarfBuzz's OpenType shaper.
+    ///
+    /// - Returns: glyphs in HarfBuzz's output order (visual: reversed for right-to-left),
+    ///   with advances and offsets in font units and clusters as UTF-16 offsets into
+    ///   `text`; nil when HarfBuzz could not allocate.
+    func shape(
+        _ font: HarfBuzzFont, text: UnsafeBufferPointer<UInt16>,
+        rightToLeft: Bool, script: Script, language: String?
+    ) -> ShapedWord? {
+        hb_buffer_clear_contents(buffer)
+        hb_buffer_add_utf16(buffer, text.baseAddress, Int32(text.count), 0, Int32(text.count))
+        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_set_script(buffer, hb_script_t(rawValue: script.rawValue))
+        if let language {
+            hb_buffer_set_language(buffer, hb_language_from_string(language, -1))
+        }
+        hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_GRAPHEMES)
+        hb_shape(font.font, buffer, nil, 0)
+        guard hb_buffer_allocation_successful(buffer) != 0 else { return nil }
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+              let positions = hb_buffer_get_glyph_positions(buffer, &count) else {
+            return ShapedWord(glyphs: [], advances: [], xOffsets: [], yOffsets: [], clusters: [],
+                              length: text.count, rightToLeft: rightToLeft)
+        }
+        let n = Int(count)
+        var glyphs = [UInt32](repeating: 0, count: n)
+        var advances = [Int32](repeating: 0, count: n)
+        var xOffsets = [Int32](repeating: 0, count: n)
+        var yOffsets = [Int32](repeating: 0, count: n)
+        var clusters = [Int32](repeating: 0, count: n)
+        for i in 0..<n {
+            glyphs[i] = infos[i].codepoint
+            clusters[i] = Int32(infos[i].cluster)
+            advances[i] = positions[i].x_advance
+            xOffsets[i] = positions[i].x_offset
+            yOffsets[i] = positions[i].y_offset
+        }
+        return ShapedWord(glyphs: glyphs, advances: advances, xOffsets: xOffsets, yOffsets: yOffsets,
+                          clusters: clusters, length: text.count, rightToLeft: rightToLeft)
+    }
+}

@@ -1,0 +1,121 @@
+/// Horizontal alignment of lines.
+public enum TextAlignment: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Left for left-to-right paragraphs, right for right-to-left ones.
+    case natural
+    case left
+    case center
+    case right
+    /// Lines stretched to the full width (at spaces, or between clusters for text with no
+    /// spaces such as Chinese), except a paragraph's last line, which is natural.
+    case justify
+}
+
+/// Where text is cut when it does not fit in `maxLines`.
+public enum TruncationMode: String, Sendable, Hashable, Codable, CaseIterable {
+    /// At the end of the last visible line.
+    case end
+    /// At the start of a single line (`maxLines == 1`); at the end otherwise.
+    case start
+    /// In the middle of a single line (`maxLines == 1`); at the end otherwise.
+    case middle
+}
+
+/// The base direction of paragraphs (UAX #9 rules P2–P3, or explicit).
+public enum ParagraphDirection: String, Sendable, Hashable, Codable, CaseIterable {
+    /// From the first strong character; left-to-right when there is none.
+    case auto
+    case leftToRight
+    case rightToLeft
+}
+
+/// How tall each line box is.
+public enum LineHeightMode: Sendable, Hashable, Codable {
+    /// Each line as tall as the tallest font it holds (ascent + descent + line gap),
+    /// times `lineHeightMultiple`.
+    case natural
+    /// Every line as tall as the primary font at the text's base size, times
+    /// `lineHeightMultiple`, whatever script or fallback font it holds: mixed
+    /// Chinese/Latin/emoji posts get even lines (the Weibo demo's line position modifier).
+    case uniform
+    /// Every line exactly this many points tall.
+    case fixed(Double)
+}
+
+/// Everything that shapes a layout besides the text.
+public struct LayoutOptions: Sendable, Hashable {
+    /// Width of the layout box including `insets`, in points; `.infinity` for no wrapping.
+    public var width: Double
+    /// Most lines shown; 0 for no limit.
+    public var maxLines: Int
+    /// Where the text is cut when it needs more than `maxLines`.
+    public var truncation: TruncationMode
+    /// Shown where text is cut. Nil: "…" in the style of the text at the cut.
+    public var truncationToken: AttributedText?
+    public var alignment: TextAlignment
+    /// Line box height factor (1 = the font's own line height).
+    public var lineHeightMultiple: Double
+    /// Extra points between lines.
+    public var lineSpacing: Double
+    public var lineHeightMode: LineHeightMode
+    /// Space around the text inside the box.
+    public var insets: EdgeInsets
+    public var direction: ParagraphDirection
+
+    public init(width: Double = .infinity, maxLines: Int = 0, truncation: TruncationMode = .end,
+                truncationToken: AttributedText? = nil, alignment: TextAlignment = .natural,
+                lineHeightMultiple: Double = 1, lineSpacing: Double = 0, lineHeightMode: LineHeightMode = .natural,
+                insets: EdgeInsets = .zero, direction: ParagraphDirection = .auto) {
+        self.width = width
+        self.maxLines = maxLines
+        self.truncation = truncation
+        self.truncationToken = truncationToken
+        self.alignment = alignment
+        self.lineHeightMultiple = lineHeightMultiple
+        self.lineSpacing = lineSpacing
+        self.lineHeightMode = lineHeightMode
+        self.insets = insets
+        self.direction = direction
+    }
+
+    /// Checks every value, naming the first bad one.
+    public func validate() throws(LayoutError) {
+        guard !width.isNaN, width > 0 else { throw .invalidOption(name: "width", value: "\(width)", reason: "must be a positive number of points (or infinity)") }
+        guard maxLines >= 0 else { throw .invalidOption(name: "maxLines", value: "\(maxLines)", reason: "must be 0 (no limit) or more") }
+        guard lineHeightMultiple.isFinite, lineHeightMultiple > 0, lineHeightMultiple <= 100 else {
+            throw .invalidOption(name: "lineHeightMultiple", value: "\(lineHeightMultiple)", reason: "must be in (0, 100]")
+        }
+        guard lineSpacing.isFinite, abs(lineSpacing) <= 1e6 else {
+            throw .invalidOption(name: "lineSpacing", value: "\(lineSpacing)", reason: "must be a finite number of points within ±1e6")
+        }
+        if case .fixed(let height) = lineHeightMode, !(height.isFinite && height > 0 && height <= 1e6) {
+            throw .invalidOption(name: "lineHeightMode", value: "fixed(\(height))", reason: "line height must be in (0, 1e6] points")
+        }
+        guard insets.isValid else { throw .invalidOption(name: "insets", value: "\(insets)", reason: "must be finite and not negative") }
+        if width.isFinite, width <= insets.horizontal {
+            throw .invalidOption(name: "width", value: "\(width)", reason: "leaves no room inside the insets (\(insets.horizontal) points)")
+        }
+    }
+}
+
+/// Why a layout could not be made.
+public enum LayoutError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An option or style value is out of range.
+    case invalidOption(name: String, value: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidOption(let name, let value, let reason): "invalid \(name) \(value): \(reason)"
+        }
+    }
+}
+
+extension TextStyle {
+    /// The largest accepted point size.
+    public static let maximumSize = 100_000.0
+
+    func validate() throws(LayoutError) {
+        guard size.isFinite, size > 0, size <= Self.maximumSize else {
+            throw .invalidOption(name: "font size", value: "\(size)", reason: "must be in (0, \(Int(Self.maximumSize))] points")
+        }
+    }
+}

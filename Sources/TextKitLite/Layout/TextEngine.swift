@@ -1,0 +1,48 @@
+/// The entry point of layout: a font fallback chain and a shaped-word cache, shared by
+/// every text laid out through it, from any number of threads.
+public final class TextEngine: Sendable {
+    public let fonts: FontFallbackChain
+    public let shapeCache: ShapeCache
+
+    public init(fonts: FontFallbackChain, shapeCache: ShapeCache = ShapeCache()) {
+        self.fonts = fonts
+        self.shapeCache = shapeCache
+    }
+
+    /// An engine over the bundled fonts (sans with Arabic and Hebrew, CJK, emoji).
+    ///
+    /// - Throws: `FontError` naming a missing or broken bundled font.
+    public static func bundled() throws(FontError) -> TextEngine {
+        TextEngine(fonts: try BundledFonts.chain())
+    }
+
+    /// Itemizes and shapes a text (bidi, script, font fallback, HarfBuzz), once.
+    ///
+    /// - Throws: `LayoutError` for a style with an invalid point size.
+    public func shape(_ text: AttributedText, direction: ParagraphDirection = .auto) throws(LayoutError) -> ShapedText {
+        for run in text.runs { try run.style.validate() }
+        try text.baseStyle.validate()
+        return ShapedText(text: text, direction: direction, fonts: fonts, cache: shapeCache)
+    }
+
+    /// Shapes and lays out a text.
+    ///
+    /// - Throws: `LayoutError` naming the first invalid option or style value.
+    public func layout(_ text: AttributedText, options: LayoutOptions = LayoutOptions()) throws(LayoutError) -> TextLayout {
+        try options.validate()
+        return try layout(shape(text, direction: options.direction), options: options)
+    }
+
+    /// Lays out an already shaped text: breaks lines at the options' width, truncates,
+    /// aligns. Never shapes the text again (only a truncation token, through the cache).
+    /// `options.direction` is ignored: the shaped text keeps its own.
+    ///
+    /// - Complexity: O(n) in the shaped pieces, plus the token.
+    public func layout(_ shaped: ShapedText, options: LayoutOptions) throws(LayoutError) -> TextLayout {
+        try options.validate()
+        if let token = options.truncationToken {
+            for run in token.runs { try run.style.validate() }
+        }
+        return LayoutBuilder(shaped: shaped, options: options, cache: shapeCache).build()
+    }
+}

@@ -1,0 +1,84 @@
+/// Where one glyph is drawn: the pen x in layout coordinates and the vertical offset from
+/// the line's baseline (points, downward positive).
+public struct GlyphPosition: Sendable, Hashable, Codable {
+    public var x: Float
+    public var y: Float
+}
+
+/// Consecutive glyphs of one line with one font, size, style and direction, in visual
+/// order (left to right on screen).
+public struct GlyphRun: Sendable {
+    public let font: Font
+    /// Point size.
+    public let fontSize: Double
+    /// The text style of the run (ink, link).
+    public let style: TextStyle
+    public let isRightToLeft: Bool
+    /// The run draws the truncation token; `range` is then a range of the token's text.
+    public let isTruncationToken: Bool
+    /// UTF-16 range of the text the run shows.
+    public let range: Range<Int>
+    /// Glyph ids, visual order.
+    public let glyphs: [UInt32]
+    /// Per glyph: where it is drawn.
+    public let positions: [GlyphPosition]
+    /// Per glyph: the UTF-16 offset of its cluster in the text (or token).
+    public let clusters: [Int32]
+    /// The run's advance box: left edge and width, in points.
+    public let x: Double
+    public let width: Double
+}
+
+/// One line of a layout.
+public struct LayoutLine: Sendable {
+    /// UTF-16 range of the text on this line, with the paragraph terminator on the last
+    /// line of a paragraph. A truncated line's range ends where its visible text ends.
+    public let range: Range<Int>
+    /// The line box: x and width of the visible content (trailing spaces hang outside),
+    /// y and height of the box.
+    public let frame: Rect
+    /// y of the baseline, snapped to nothing (points; the renderer snaps per scale).
+    public let baseline: Double
+    /// Largest ascent and descent of the fonts on the line.
+    public let ascent: Double
+    public let descent: Double
+    /// Width of the trailing spaces hanging past the visible end.
+    public let hangingWidth: Double
+    /// Glyph runs in visual order.
+    public let runs: [GlyphRun]
+    /// The line ends a paragraph (a hard break or the end of the text).
+    public let isParagraphEnd: Bool
+    /// The line ends with (or, for start/middle truncation, holds) the truncation token.
+    public let isTruncated: Bool
+}
+
+/// The immutable result of laying out an attributed text: lines, glyph positions and
+/// size. Any thread may read it; a renderer draws it without shaping again.
+public struct TextLayout: Sendable {
+    public let text: AttributedText
+    public let options: LayoutOptions
+    public let lines: [LayoutLine]
+    /// The box the text was laid out in: `options.width` when finite, else the
+    /// measured width; height of all lines, spacing and insets.
+    public let size: Size
+    /// The narrowest box width that gives the same lines: the widest line plus insets.
+    public let measuredWidth: Double
+    /// Some text did not fit in `maxLines`.
+    public let isTruncated: Bool
+
+    public var lineCount: Int { lines.count }
+
+    /// The layout box at the origin.
+    public var bounds: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height) }
+
+    /// The union of every line's visible box.
+    public var usedRect: Rect {
+        guard let first = lines.first else { return Rect(x: options.insets.left, y: options.insets.top, width: 0, height: 0) }
+        var minX = first.frame.x, maxX = first.frame.maxX
+        for line in lines {
+            minX = min(minX, line.frame.x)
+            maxX = max(maxX, line.frame.maxX)
+        }
+        return Rect(x: minX, y: first.frame.y, width: maxX - minX, height: lines.last!.frame.maxY - first.frame.y)
+    }
+}

@@ -1,0 +1,157 @@
+/// A line before positioning: its pieces in logical order.
+struct BrokenLine: Sendable {
+    var pieces: [ShapedPiece]
+    /// UTF-16 range of the text the line holds (with the paragraph terminator on the
+    /// paragraph's last line).
+    var start: Int32
+    var end: Int32
+    var paragraph: Int
+    var isParagraphEnd: Bool
+    /// Width without the trailing hanging spaces, in points.
+    var width: Double
+    /// Width of the trailing hanging spaces.
+    var hang: Double
+    /// The line holds a truncation token (its pieces have style indices past the text's).
+    var isTruncated = false
+}
+
+/// Greedy line filling over break opportunities (UAX #14), with hanging trailing spaces
+/// and emergency breaks at grapheme boundaries for words longer than the line.
+enum LineBreaker {
+    /// Tolerance for width comparisons, so that laying out again at a layout's own
+    /// measured width (a sum that may round differently) gives the same lines.
+    static let epsilon = 1e-6
+
+    /// Breaks a shaped paragraph into lines no wider than `maxWidth` (points), except
+    /// for a single grapheme wider than the line. Stops after `maxCount` lines.
+    static func lines(for paragraph: ShapedParagraph, index: Int, maxWidth: Double, maxCount: Int) -> [BrokenLine] {
+        let start = Int32(paragraph.range.content.lowerBound)
+        guard !paragraph.pieces.isEmpty else {
+            return [BrokenLine(pieces: [], start: start, end: Int32(paragraph.range.end), paragraph: index,
+                               isParagraphEnd: true, width: 0, hang: 0)]
+        }
+        let limit = maxWidth + epsilon
+        var lines: [BrokenLine] = []
+        var current: [ShapedPiece] = []
+        var currentWidth = 0.0, visible = 0.0
+        var carry: [ShapedPiece] = []  // the unbroken rest of a unit cut by an emergency break
+        var next = 0
+        let pieces = paragraph.pieces
+
+        func flush(endingAt end: Int32) {
+            lines.append(BrokenLine(pieces: current, start: current.first?.start ?? end, end: end, paragraph: index,
+                                    isParagraphEnd: false, width: visible, hang: currentWidth - visible))
+            current.removeAll(keepingCapacity: true)
+            currentWidth = 0
+            visible = 0
+        }
+
+        while (!carry.isEmpty || next < pieces.count), lines.count < maxCount {
+            // The next unit: pieces up to and including one that allows a break after it.
+            var unit: [ShapedPiece] = []
+            while !carry.isEmpty {
+                let piece = carry.removeFirst()
+                unit.append(piece)
+                if piece.breakAfter { break }
+            }
+            if unit.last?.breakAfter != true {
+                while next < pieces.count {
+                    unit.append(pieces[next])
+                    next += 1
+                    if unit.last!.breakAfter { break }
+                }
+            }
+            let unitWidth = unit.reduce(0) { $0 + $1.width }
+            let unitHang = trailingHang(unit)
+            let candidate = currentWidth + unitWidth - unitHang
+            if candidate <= limit {
+                current += unit
+                currentWidth += unitWidth
+                visible = candidate
+            } else if !current.isEmpty {
+                flush(endingAt: unit[0].start)
+                carry = unit + carry
+            } else {
+                // Emergency break: as many grapheme clusters as fit, at least one.
+                let cut = fittingPrefix(unit, graphemes: paragraph.graphemes, width: limit)
+                let (head, tail) = split(unit, at: cut)
+                current = head
+                currentWidth = head.reduce(0) { $0 + $1.width }
+                visible = currentWidth - trailingHang(head)
+                flush(endingAt: cut)
+                carry = tail + carry
+            }
+        }
+        if !current.isEmpty, lines.count < maxCount { flush(endingAt: Int32(paragraph.range.end)) }
+        if current.isEmpty, carry.isEmpty, next == pieces.count, var last = lines.last {
+            last.end = Int32(paragraph.range.end)
+            last.isParagraphEnd = true
+            lines[lines.count - 1] = last
+        }
+        return lines
+    }
+
+    /// Width of the hanging spaces at the end of a sequence of pieces.
+    static func trailingHang(_ pieces: [ShapedPiece]) -> Double {
+        var hang = 0.0
+        for piece in pieces.reversed() {
+            hang += piece.hang
+            if !piece.isAllSpace { break }
+        }
+        return hang
+    }
+
+    /// Offsets where `pieces` may be cut (grapheme boundaries that start a cluster), each
+    /// with the width of the pieces before it, in logical order. The last is the end.
+    static func cutPoints(_ pieces: [ShapedPiece], graphemes: [Int32]) -> [(offset: Int32, width: Double)] {
+        var result: [(offset: Int32, width: Double)] = []
+        var total = 0.0
+        var g = lowerBound(graphemes, pieces.first?.start ?? 0)
+        for piece in pieces {
+            for cluster in piece.clusterAdvances() {
+                while g < graphemes.count, graphemes[g] <= cluster.offset { g += 1 }
+                if cluster.offset > pieces[0].start, g > 0, graphemes[g - 1] == cluster.offset,
+                   result.last?.offset != cluster.offset {
+                    result.append((cluster.offset, total))
+                }
+                total += cluster.advance
+            }
+        }
+        if let end = pieces.last?.end { result.append((end, total)) }
+        return result
+    }
+
+    /// The last cut point whose prefix fits `width`, or the first one when none fits.
+    private static func fittingPrefix(_ unit: [ShapedPiece], graphemes: [Int32], width: Double) -> Int32 {
+        let points = cutPoints(unit, graphemes: graphemes)
+        var best = points[0].offset
+        for point in points where point.width <= width { best = point.offset }
+        return best
+    }
+
+    /// Splits a logical sequence of pieces at a text offset (a cut point).
+    static func split(_ pieces: [ShapedPiece], at offset: Int32) -> ([ShapedPiece], [ShapedPiece]) {
+        var head: [ShapedPiece] = [], tail: [ShapedPiece] = []
+        for piece in pieces {
+            if piece.end <= offset {
+                head.append(piece)
+            } else if piece.start >= offset {
+                tail.append(piece)
+            } else if let (a, b) = piece.split(at: offset) {
+                head.append(a)
+                tail.append(b)
+            }
+        }
+        return (head, tail)
+    }
+
+    /// Index of the first element ≥ value in a sorted array.
+    static func lowerBound(_ array: [Int32], _ value: Int32) -> Int {
+        var low = 0, high = array.count
+        while low < high {
+            let mid = (low + high) / 2
+            if array[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}

@@ -1,0 +1,88 @@
+/// Cutting text that does not fit in `maxLines` and placing the truncation token
+/// (as YYText's truncation token and Pango's ellipsization do).
+///
+/// Token pieces come shaped at the truncated paragraph's level, so the token runs in the
+/// paragraph's direction.
+enum Truncation {
+    /// End truncation: keeps as much of `line` as fits before the token, never leaving a
+    /// trailing space or punctuation (",", "、", an opening bracket) right before it.
+    static func end(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: [Int32],
+                    units: [UInt16]) -> BrokenLine {
+        let tokenWidth = token.reduce(0) { $0 + $1.width }
+        let available = maxWidth - tokenWidth + LineBreaker.epsilon
+        let points = [(offset: line.start, width: 0.0)] + LineBreaker.cutPoints(line.pieces, graphemes: graphemes)
+        var chosen = 0
+        for (i, point) in points.enumerated() where point.width <= available { chosen = i }
+        while chosen > 0, isTrimmed(before: points[chosen].offset, units: units) { chosen -= 1 }
+        let (kept, _) = LineBreaker.split(line.pieces, at: points[chosen].offset)
+        return finish(line, pieces: kept + token, range: line.start..<points[chosen].offset)
+    }
+
+    /// Start truncation of a single line: the token, then as much of the paragraph's end
+    /// as fits (without leading spaces).
+    static func start(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: [Int32],
+                      units: [UInt16]) -> BrokenLine {
+        let tokenWidth = token.reduce(0) { $0 + $1.width }
+        let points = [(offset: line.start, width: 0.0)] + LineBreaker.cutPoints(line.pieces, graphemes: graphemes)
+        let total = points.last!.width - LineBreaker.trailingHang(line.pieces)
+        var chosen = points.count - 1
+        for i in stride(from: points.count - 1, through: 0, by: -1) where total - points[i].width + tokenWidth <= maxWidth + LineBreaker.epsilon {
+            chosen = i
+        }
+        while chosen < points.count - 1, isSpace(at: points[chosen].offset, units: units) { chosen += 1 }
+        let (_, kept) = LineBreaker.split(line.pieces, at: points[chosen].offset)
+        return finish(line, pieces: token + kept, range: points[chosen].offset..<line.end)
+    }
+
+    /// Middle truncation of a single line: the paragraph's start, the token, its end.
+    static func middle(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: [Int32],
+                       units: [UInt16]) -> BrokenLine {
+        let tokenWidth = token.reduce(0) { $0 + $1.width }
+        let points = [(offset: line.start, width: 0.0)] + LineBreaker.cutPoints(line.pieces, graphemes: graphemes)
+        let total = points.last!.width - LineBreaker.trailingHang(line.pieces)
+        let available = maxWidth - tokenWidth + LineBreaker.epsilon
+        var head = 0
+        for (i, point) in points.enumerated() where point.width <= available / 2 { head = i }
+        var tail = points.count - 1
+        for i in stride(from: points.count - 1, through: head, by: -1) where points[head].width + total - points[i].width <= available {
+            tail = i
+        }
+        while head > 0, isTrimmed(before: points[head].offset, units: units) { head -= 1 }
+        while tail < points.count - 1, isSpace(at: points[tail].offset, units: units) { tail += 1 }
+        let (first, _) = LineBreaker.split(line.pieces, at: points[head].offset)
+        let (_, last) = LineBreaker.split(line.pieces, at: points[tail].offset)
+        return finish(line, pieces: first + token + last, range: line.start..<line.end)
+    }
+
+    private static func finish(_ line: BrokenLine, pieces: [ShapedPiece], range: Range<Int32>) -> BrokenLine {
+        var result = line
+        result.pieces = pieces
+        result.start = range.lowerBound
+        result.end = range.upperBound
+        let width = pieces.reduce(0) { $0 + $1.width }
+        result.hang = 0
+        result.width = width
+        result.isTruncated = true
+        return result
+    }
+
+    /// The scalar ending at `offset`.
+    private static func scalar(before offset: Int32, units: [UInt16]) -> UInt32? {
+        let i = Int(offset) - 1
+        guard i >= 0, i < units.count else { return nil }
+        if UTF16.isTrailSurrogate(units[i]), i > 0, UTF16.isLeadSurrogate(units[i - 1]) {
+            return 0x10000 + ((UInt32(units[i - 1]) - 0xD800) << 10) + (UInt32(units[i]) - 0xDC00)
+        }
+        return UInt32(units[i])
+    }
+
+    private static func isTrimmed(before offset: Int32, units: [UInt16]) -> Bool {
+        guard let scalar = scalar(before: offset, units: units) else { return false }
+        return scalar < 0x10000 && UnicodeProperties.isHangingSpace(UInt16(scalar))
+            || scalar == 0xA0 || UnicodeProperties.isTrimmedBeforeToken(scalar)
+    }
+
+    private static func isSpace(at offset: Int32, units: [UInt16]) -> Bool {
+        Int(offset) < units.count && UnicodeProperties.isHangingSpace(units[Int(offset)])
+    }
+}

@@ -1,0 +1,75 @@
+/// An 8-bit grayscale image, row-major, 0 black to 255 white.
+public struct Bitmap: Sendable, Hashable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
+
+    /// A bitmap filled with one gray level.
+    ///
+    /// - Throws: `RenderError.bitmapTooLarge` when `width × height` exceeds `maxPixels`
+    ///   (instead of allocating it), `.invalidSize` for a negative size.
+    public init(width: Int, height: Int, fill: UInt8 = 255, maxPixels: Int = RenderOptions.defaultMaxPixels) throws(RenderError) {
+        guard width >= 0, height >= 0 else { throw .invalidSize(width: width, height: height) }
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, count <= maxPixels else {
+            throw .bitmapTooLarge(width: width, height: height, limit: maxPixels)
+        }
+        self.width = width
+        self.height = height
+        pixels = [UInt8](repeating: fill, count: count)
+    }
+
+    init(width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// The gray level at (x, y).
+    public subscript(x: Int, y: Int) -> UInt8 {
+        get { pixels[y * width + x] }
+        set { pixels[y * width + x] = newValue }
+    }
+
+    /// Fills a rectangle (clipped to the bitmap) with a gray level.
+    public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, level: UInt8) {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
+        guard x0 < x1, y0 < y1 else { return }
+        for row in y0..<y1 { pixels.withUnsafeMutableBufferPointer { p in
+            (p.baseAddress! + row * width + x0).update(repeating: level, count: x1 - x0)
+        } }
+    }
+
+    /// Strokes a rectangle's one-pixel outline (clipped) with a gray level.
+    public mutating func strokeRectangle(x: Int, y: Int, width w: Int, height h: Int, level: UInt8) {
+        guard w > 0, h > 0 else { return }
+        fill(x: x, y: y, width: w, height: 1, level: level)
+        fill(x: x, y: y + h - 1, width: w, height: 1, level: level)
+        fill(x: x, y: y, width: 1, height: h, level: level)
+        fill(x: x + w - 1, y: y, width: 1, height: h, level: level)
+    }
+}
+
+/// Why a bitmap could not be made or written.
+public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The bitmap would exceed the configured pixel limit.
+    case bitmapTooLarge(width: Int, height: Int, limit: Int)
+    case invalidSize(width: Int, height: Int)
+    /// A render option is out of range.
+    case invalidOption(name: String, value: String, reason: String)
+    /// The output file could not be written.
+    case cannotWrite(path: String, reason: String)
+    /// The data is not a binary PGM (P5) image.
+    case invalidPGM(String)
+
+    public var description: String {
+        switch self {
+        case .bitmapTooLarge(let w, let h, let limit):
+            "bitmap of \(w)×\(h) pixels exceeds the limit of \(limit) pixels (raise it with maxPixels / --max-pixels)"
+        case .invalidSize(let w, let h): "invalid bitmap size \(w)×\(h)"
+        case .invalidOption(let name, let value, let reason): "invalid \(name) \(value): \(reason)"
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .invalidPGM(let reason): "not a binary PGM image: \(reason)"
+        }
+    }
+}

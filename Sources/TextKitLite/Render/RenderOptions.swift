@@ -1,0 +1,36 @@
+/// How a layout is drawn.
+public struct RenderOptions: Sendable, Hashable {
+    /// The default bitmap size limit: 64 Mpx (64 MiB of gray pixels).
+    public static let defaultMaxPixels = 64 << 20
+
+    /// Pixels per point (1×, 2×, 3×).
+    public var scale: Double
+    /// Gray level of the background (255 white).
+    public var background: UInt8
+    /// Draw line boxes and baselines over the text.
+    public var debug: Bool
+    /// A bitmap with more pixels than this is refused with `RenderError.bitmapTooLarge`.
+    public var maxPixels: Int
+
+    public init(scale: Double = 1, background: UInt8 = 255, debug: Bool = false, maxPixels: Int = RenderOptions.defaultMaxPixels) {
+        self.scale = scale
+        self.background = background
+        self.debug = debug
+        self.maxPixels = maxPixels
+    }
+
+    /// Checks the scale and the pixel limit.
+    public func validate() throws(RenderError) {
+        guard scale.isFinite, scale > 0, scale <= 100 else {
+            throw .invalidOption(name: "scale", value: "\(scale)", reason: "must be in (0, 100]")
+        }
+        guard maxPixels > 0 else { throw .invalidOption(name: "maxPixels", value: "\(maxPixels)", reason: "must be positive") }
+    }
+
+    /// Pixel size of a length in points, rounded up (a layout's size → bitmap size).
+    func pixels(_ points: Double) -> Int {
+        let value = (points * scale - 1e-6).rounded(.up)
+        guard value.isFinite, value < Double(Int32.max) else { return Int(Int32.max) }
+        return max(0, Int(value))
+    }
+}

@@ -1,0 +1,130 @@
+/// What a render produced.
+public struct RenderOutcome: Sendable {
+    /// The finished bitmap; nil when the render was cancelled.
+    public let bitmap: Bitmap?
+    /// Lines drawn before finishing or stopping.
+    public let linesDrawn: Int
+
+    public var isCancelled: Bool { bitmap == nil }
+}
+
+/// Draws text layouts into 8-bit grayscale bitmaps with FreeType glyphs: antialiased, at
+/// subpixel x positions (4 phases), baselines snapped to whole pixels, every glyph
+/// rasterized once per size and phase (see `GlyphCache`).
+///
+/// The drawing loop calls `isCancelled` before each line and stops there when it returns
+/// true, as YYAsyncLayer's display block does.
+public struct TextRenderer: Sendable {
+    public let glyphCache: GlyphCache
+
+    public init(glyphCache: GlyphCache = .shared) {
+        self.glyphCache = glyphCache
+    }
+
+    /// Renders a layout into a new bitmap of the layout's size at `options.scale`.
+    ///
+    /// - Parameters:
+    ///   - isCancelled: asked before each line; true stops the render (no bitmap).
+    ///   - lineDrawn: called after each line with its index (a test and progress hook).
+    /// - Throws: `RenderError` for invalid options or a bitmap over the size limit.
+    public func render(
+        _ layout: TextLayout, options: RenderOptions = RenderOptions(),
+        isCancelled: () -> Bool = { false }, lineDrawn: (Int) -> Void = { _ in }
+    ) throws(RenderError) -> RenderOutcome {
+        try options.validate()
+        if isCancelled() { return RenderOutcome(bitmap: nil, linesDrawn: 0) }
+        var bitmap = try Bitmap(width: options.pixels(layout.size.width), height: options.pixels(layout.size.height),
+                                fill: options.background, maxPixels: options.maxPixels)
+        let drawn = draw(layout, into: &bitmap, x: 0, y: 0, options: options, isCancelled: isCancelled, lineDrawn: lineDrawn)
+        guard drawn == layout.lines.count else { return RenderOutcome(bitmap: nil, linesDrawn: drawn) }
+        return RenderOutcome(bitmap: bitmap, linesDrawn: drawn)
+    }
+
+    /// Draws a layout into an existing bitmap with its origin at (x, y) points, clipped
+    /// to the bitmap. Checks `isCancelled` before each line.
+    ///
+    /// - Returns: the number of lines drawn (fewer than the layout's when cancelled).
+    @discardableResult
+    public func draw(
+        _ layout: TextLayout, into bitmap: inout Bitmap, x originX: Double, y originY: Double,
+        options: RenderOptions, isCancelled: () -> Bool = { false }, lineDrawn: (Int) -> Void = { _ in }
+    ) -> Int {
+        let scale = options.scale
+        var drawn = 0
+        for (index, line) in layout.lines.enumerated() {
+            if isCancelled() { return drawn }
+            if options.debug { drawDebug(line, into: &bitmap, x: originX, y: originY, scale: scale) }
+            let baseline = ((originY + line.baseline) * scale).rounded()
+            for run in line.runs {
+                let pixelSize = run.fontSize * scale
+                for (glyph, position) in zip(run.glyphs, run.positions) {
+                    let penX = (originX + Double(position.x)) * scale
+                    var whole = penX.rounded(.down)
+                    var phase = Int(((penX - whole) * Double(GlyphCache.phases)).rounded())
+                    if phase == GlyphCache.phases {
+                        whole += 1
+                        phase = 0
+                    }
+                    guard whole.magnitude < 1e9 else { continue }
+                    let image = glyphCache.image(font: run.font, glyph: glyph, pixelSize: pixelSize, phase: phase)
+                    guard image.width > 0 else { continue }
+                    let top = Int(baseline + (Double(position.y) * scale).rounded()) - image.top
+                    blit(image, into: &bitmap, x: Int(whole) + image.left, y: top, ink: run.style.ink)
+                }
+            }
+            drawn += 1
+            lineDrawn(index)
+        }
+        return drawn
+    }
+
+    private func blit(_ image: GlyphImage, into bitmap: inout Bitmap, x: Int, y: Int, ink: UInt8) {
+        let x0 = max(0, x), y0 = max(0, y)
+        let x1 = min(bitmap.width, x + image.width), y1 = min(bitmap.height, y + image.height)
+        guard x0 < x1, y0 < y1 else { return }
+        let width = bitmap.width
+        let inkLevel = Int(ink)
+        bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
+            image.coverage.withUnsafeBufferPointer { coverage in
+                if let luminance = image.luminance {
+                    // Color glyph: premultiplied gray image over the background.
+                    luminance.withUnsafeBufferPointer { lum in
+                        for row in y0..<y1 {
+                            let source = (row - y) * image.width - x
+                            for column in x0..<x1 {
+                                let a = Int(coverage[source + column])
+                                guard a > 0 else { continue }
+                                let d = row * width + column
+                                let value = (Int(pixels[d]) * (255 - a) + 127) / 255 + Int(lum[source + column])
+                                pixels[d] = UInt8(min(255, value))
+                            }
+                        }
+                    }
+                } else {
+                    for row in y0..<y1 {
+                        let source = (row - y) * image.width - x
+                        for column in x0..<x1 {
+                            let c = Int(coverage[source + column])
+                            guard c > 0 else { continue }
+                            let d = row * width + column
+                            pixels[d] = UInt8((Int(pixels[d]) * (255 - c) + inkLevel * c + 127) / 255)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Line box outline (light gray) and baseline (mid gray).
+    private func drawDebug(_ line: LayoutLine, into bitmap: inout Bitmap, x: Double, y: Double, scale: Double) {
+        func px(_ value: Double) -> Int {
+            let scaled = (value * scale).rounded()
+            return scaled.isFinite ? Int(max(-1e9, min(1e9, scaled))) : 0
+        }
+        let frame = line.frame.offsetBy(dx: x, dy: y)
+        bitmap.strokeRectangle(x: px(frame.x), y: px(frame.y), width: max(1, px(frame.maxX) - px(frame.x)),
+                               height: max(1, px(frame.maxY) - px(frame.y)), level: 170)
+        bitmap.fill(x: px(frame.x), y: px(y + line.baseline), width: max(1, px(frame.maxX) - px(frame.x)),
+                    height: 1, level: 110)
+    }
+}

@@ -1,0 +1,190 @@
+/// A paragraph after itemization and shaping: pieces in logical order, ready to be
+/// broken into lines at any width.
+struct ShapedParagraph: Sendable {
+    var range: ParagraphRange
+    /// Resolved paragraph embedding level (0 LTR, 1 RTL).
+    var level: UInt8
+    /// Shaped pieces in logical order, covering `range.content`.
+    var pieces: [ShapedPiece]
+    /// Grapheme cluster boundaries after the paragraph start (absolute offsets, ascending).
+    var graphemes: [Int32]
+    /// Style and font that size the line of an empty paragraph.
+    var emptyStyle: Int32
+    var emptyFont: Font
+}
+
+/// Splits a paragraph into runs of one style, script, bidi level and resolved font, cuts
+/// the runs at line-break opportunities into words, and shapes each word (through the
+/// shaped-word cache).
+struct Itemizer {
+    let text: AttributedText
+    let styles: [TextStyle]
+    /// Per style: the font asked for by `TextStyle.font` (nil for `.chain`).
+    let preferredFonts: [Font?]
+    let chain: FontFallbackChain
+    let paragraphLevel: UInt8?
+    let cache: ShapeCache
+    let shaper: HarfBuzzShaper
+
+    func shape(_ paragraph: ParagraphRange) -> ShapedParagraph {
+        let start = paragraph.content.lowerBound
+        let length = paragraph.content.count
+        let styleAtStart = Int32(text.runIndex(at: start) ?? 0)
+        let emptyFont = preferredFonts.isEmpty ? chain.primary : (preferredFonts[Int(styleAtStart)] ?? chain.primary)
+        guard length > 0 else {
+            return ShapedParagraph(range: paragraph, level: paragraphLevel ?? 0, pieces: [], graphemes: [],
+                                   emptyStyle: styleAtStart, emptyFont: emptyFont)
+        }
+        let units = Array(text.utf16[paragraph.content])
+        // The shaper sees tab as a space and other controls as ZWSP (hidden, zero width),
+        // so no control character draws a .notdef box; lengths stay the same.
+        let shapingUnits = units.map { unit -> UInt16 in
+            switch unit {
+            case 0x09: 0x20
+            case 0x00...0x1F, 0x7F...0x9F: 0x200B
+            default: unit
+            }
+        }
+        return units.withUnsafeBufferPointer { original in
+            shapingUnits.withUnsafeBufferPointer { shaping in
+                shape(paragraph, original: original, shaping: shaping, firstStyle: styleAtStart, emptyFont: emptyFont)
+            }
+        }
+    }
+
+    private func shape(
+        _ paragraph: ParagraphRange, original: UnsafeBufferPointer<UInt16>, shaping: UnsafeBufferPointer<UInt16>,
+        firstStyle: Int32, emptyFont: Font
+    ) -> ShapedParagraph {
+        let base = paragraph.content.lowerBound
+        let length = original.count
+
+        // UAX #9: levels, only when the text may need them.
+        var levels: [UInt8]
+        var resolvedLevel = paragraphLevel ?? 0
+        if paragraphLevel == 1 || UnicodeProperties.mayNeedBidi(original) {
+            (levels, resolvedLevel) = UnicodeProperties.bidiLevels(original, paragraphLevel: paragraphLevel)
+        } else {
+            levels = []
+        }
+
+        let graphemes = UnicodeProperties.graphemeBoundaries(original)
+        let locale = breakLocale(original, style: styles.isEmpty ? nil : styles[Int(firstStyle)])
+        let breaks = UnicodeProperties.lineBreaks(original, locale: locale)
+
+        // Resolve script and font per grapheme cluster, and cut items where anything changes.
+        struct Item { var start: Int; var end: Int; var style: Int32; var script: Script; var level: UInt8; var font: Font }
+        var items: [Item] = []
+        var runIndex = text.runIndex(at: base) ?? 0
+        var scalars: [UInt32] = []
+        scalars.reserveCapacity(8)
+        var clusterStart = 0
+        var lastScript = Script.common
+        var pendingNeutralItems = 0  // items at the start whose script is still unknown
+        for boundary in graphemes {
+            let clusterEnd = Int(boundary)
+            while runIndex + 1 < text.runs.count, text.runs[runIndex].range.upperBound <= base + clusterStart {
+                runIndex += 1
+            }
+            // Decode the cluster's scalars.
+            scalars.removeAll(keepingCapacity: true)
+            var i = clusterStart
+            var script = Script.common
+            while i < clusterEnd {
+                var scalar = UInt32(original[i])
+                if UTF16.isLeadSurrogate(original[i]), i + 1 < clusterEnd, UTF16.isTrailSurrogate(original[i + 1]) {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(original[i + 1]) - 0xDC00)
+                    i += 2
+                } else {
+                    i += 1
+                }
+                scalars.append(scalar)
+                if script.isNeutral {
+                    let s = Script(of: scalar)
+                    if !s.isNeutral { script = s }
+                }
+            }
+            if script.isNeutral {
+                script = lastScript
+            } else if lastScript.isNeutral {
+                // Leading neutral text takes the first real script.
+                for k in (items.count - pendingNeutralItems)..<items.count { items[k].script = script }
+                pendingNeutralItems = 0
+            }
+            lastScript = script
+            let style = Int32(runIndex)
+            let preferred = preferredFonts.isEmpty ? nil : preferredFonts[runIndex]
+            let font = scalars.withUnsafeBufferPointer { chain.resolve(cluster: $0, preferred: preferred) }
+            let level = levels.isEmpty ? resolvedLevel : levels[clusterStart]
+            if var last = items.last, last.style == style, last.font == font, last.level == level,
+               last.script == script || script.isNeutral {
+                last.end = clusterEnd
+                items[items.count - 1] = last
+            } else {
+                if let last = items.last, last.script.isNeutral, !script.isNeutral, last.style == style,
+                   last.font == font, last.level == level {
+                    // A neutral item followed by the same everything: give it this script and merge.
+                    items[items.count - 1].script = script
+                    items[items.count - 1].end = clusterEnd
+                } else {
+                    items.append(Item(start: clusterStart, end: clusterEnd, style: style, script: script, level: level, font: font))
+                    if script.isNeutral { pendingNeutralItems += 1 }
+                }
+            }
+            clusterStart = clusterEnd
+        }
+
+        // Cut items at break opportunities into words, and shape each word.
+        var pieces: [ShapedPiece] = []
+        pieces.reserveCapacity(breaks.count + items.count)
+        var breakIndex = 0
+        for item in items {
+            var pieceStart = item.start
+            while pieceStart < item.end {
+                while breakIndex < breaks.count, breaks[breakIndex].offset <= pieceStart { breakIndex += 1 }
+                let nextBreak = breakIndex < breaks.count ? breaks[breakIndex].offset : length
+                let pieceEnd = min(nextBreak, item.end)
+                let word = shapeWord(shaping, pieceStart..<pieceEnd, item.font, item.script, item.level, item.style)
+                pieces.append(ShapedPiece(
+                    word: word, start: Int32(base + pieceStart), font: item.font, size: styles[Int(item.style)].size,
+                    style: item.style, level: item.level, breakAfter: pieceEnd == nextBreak))
+                pieceStart = pieceEnd
+            }
+        }
+        return ShapedParagraph(
+            range: paragraph, level: resolvedLevel, pieces: pieces,
+            graphemes: graphemes.map { $0 + Int32(base) }, emptyStyle: firstStyle, emptyFont: emptyFont)
+    }
+
+    private func shapeWord(
+        _ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, _ font: Font, _ script: Script,
+        _ level: UInt8, _ style: Int32
+    ) -> ShapedWord {
+        let slice = UnsafeBufferPointer(rebasing: units[range])
+        let rightToLeft = level & 1 == 1
+        let language = styles[Int(style)].language
+        let key = ShapeCache.Key(font: font.id, script: script.rawValue, rightToLeft: rightToLeft,
+                                 language: language, text: Array(slice))
+        if let word = cache.word(for: key) { return word }
+        cache.recordShaping()
+        var trailing = slice.count
+        while trailing > 0, UnicodeProperties.isHangingSpace(slice[trailing - 1]) { trailing -= 1 }
+        let shaped = shaper.shape(font.harfBuzz, text: slice, rightToLeft: rightToLeft, script: script, language: language)
+            ?? ShapedWord(glyphs: [], advances: [], xOffsets: [], yOffsets: [], clusters: [],
+                          length: slice.count, rightToLeft: rightToLeft)
+        let word = shaped.with(trailingSpaceStart: Int32(trailing))
+        cache.insert(word, for: key)
+        return word
+    }
+
+    /// ICU line-break locale: the style's language when it is Chinese, Japanese or Korean;
+    /// "zh" for untagged text holding Han or kana (CJK punctuation rules); root otherwise.
+    private func breakLocale(_ units: UnsafeBufferPointer<UInt16>, style: TextStyle?) -> String {
+        if let language = style?.language?.lowercased(),
+           language.hasPrefix("zh") || language.hasPrefix("ja") || language.hasPrefix("ko") {
+            return String(language.prefix(2))
+        }
+        for unit in units where (0x3040...0x9FFF).contains(unit) || (0xFF00...0xFFEF).contains(unit) { return "zh" }
+        return ""
+    }
+}

@@ -1,0 +1,110 @@
+/// A slice of a shaped word placed in the text: the unit line breaking works with.
+///
+/// A piece lies within one run (one style, font, script and bidi level) and between two
+/// line-break opportunities; an emergency break or a truncation can cut it further at a
+/// cluster boundary without reshaping.
+struct ShapedPiece: Sendable {
+    /// UTF-16 range of the piece in the text.
+    var start: Int32
+    var end: Int32
+    /// Text offset of the shaped word's cluster 0.
+    var wordStart: Int32
+    /// Glyph index range into `word`'s arrays (HarfBuzz output order).
+    var glyphStart: Int32
+    var glyphEnd: Int32
+    let word: ShapedWord
+    let font: Font
+    /// Point size.
+    let size: Double
+    /// Index into the style table of the shaped text.
+    let style: Int32
+    /// Bidi embedding level (odd: right-to-left).
+    var level: UInt8
+    /// A line may break after this piece (UAX #14 opportunity at `end`).
+    var breakAfter: Bool
+    /// Width of all glyphs, in points.
+    private(set) var width: Double = 0
+    /// Width of the trailing hanging spaces, in points (≤ `width`).
+    private(set) var hang: Double = 0
+
+    init(word: ShapedWord, start: Int32, font: Font, size: Double, style: Int32, level: UInt8, breakAfter: Bool) {
+        self.word = word
+        self.start = start
+        self.end = start + Int32(word.length)
+        self.wordStart = start
+        self.glyphStart = 0
+        self.glyphEnd = Int32(word.glyphs.count)
+        self.font = font
+        self.size = size
+        self.style = style
+        self.level = level
+        self.breakAfter = breakAfter
+        measure()
+    }
+
+    /// Points per font unit.
+    var scale: Double { size / Double(font.unitsPerEm) }
+
+    var isRightToLeft: Bool { level & 1 == 1 }
+
+    /// True when the piece holds nothing but hanging spaces.
+    var isAllSpace: Bool { start - wordStart >= word.trailingSpaceStart }
+
+    private mutating func measure() {
+        var total: Int32 = 0, hanging: Int32 = 0
+        for i in Int(glyphStart)..<Int(glyphEnd) {
+            total &+= word.advances[i]
+            if word.clusters[i] >= word.trailingSpaceStart { hanging &+= word.advances[i] }
+        }
+        width = Double(total) * scale
+        hang = Double(hanging) * scale
+    }
+
+    /// Each HarfBuzz cluster of the piece in logical order: its text offset and advance
+    /// in points. A cluster is the smallest unit a line can be cut at.
+    func clusterAdvances() -> [(offset: Int32, advance: Double)] {
+        var result: [(offset: Int32, advance: Double)] = []
+        let indices = Int(glyphStart)..<Int(glyphEnd)
+        let scale = self.scale
+        func add(_ i: Int) {
+            let offset = wordStart + word.clusters[i]
+            let advance = Double(word.advances[i]) * scale
+            if let last = result.last, last.offset == offset {
+                result[result.count - 1].advance += advance
+            } else {
+                result.append((offset, advance))
+            }
+        }
+        if word.rightToLeft { for i in indices.reversed() { add(i) } } else { for i in indices { add(i) } }
+        return result
+    }
+
+    /// Cuts the piece at a text offset that starts one of its clusters.
+    ///
+    /// - Returns: the logical first and second parts, or nil when `offset` is not strictly
+    ///   inside the piece.
+    func split(at offset: Int32) -> (ShapedPiece, ShapedPiece)? {
+        guard offset > start, offset < end else { return nil }
+        let relative = offset - wordStart
+        var k = glyphStart
+        if word.rightToLeft {
+            while k < glyphEnd, word.clusters[Int(k)] >= relative { k += 1 }
+        } else {
+            while k < glyphEnd, word.clusters[Int(k)] < relative { k += 1 }
+        }
+        var first = self, second = self
+        first.end = offset
+        first.breakAfter = false
+        second.start = offset
+        if word.rightToLeft {
+            second.glyphEnd = k
+            first.glyphStart = k
+        } else {
+            first.glyphEnd = k
+            second.glyphStart = k
+        }
+        first.measure()
+        second.measure()
+        return (first, second)
+    }
+}

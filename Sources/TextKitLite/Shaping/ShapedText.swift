@@ -1,0 +1,49 @@
+/// An attributed text itemized and shaped, not yet broken into lines. Lay it out at any
+/// width, any number of times, without shaping again ("shape once, break many").
+public struct ShapedText: Sendable {
+    public let text: AttributedText
+    /// The paragraph direction it was shaped with.
+    public let direction: ParagraphDirection
+    let fonts: FontFallbackChain
+    let styles: [TextStyle]
+    let preferredFonts: [Font?]
+    let paragraphs: [ShapedParagraph]
+
+    init(text: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain, cache: ShapeCache) {
+        self.text = text
+        self.direction = direction
+        self.fonts = fonts
+        styles = text.runs.map(\.style)
+        preferredFonts = styles.map { fonts.preferredFont(for: $0) }
+        let itemizer = Itemizer(text: text, styles: styles, preferredFonts: preferredFonts, chain: fonts,
+                                paragraphLevel: direction.level, cache: cache, shaper: HarfBuzzShaper())
+        paragraphs = Paragraphs.split(text.utf16).map { itemizer.shape($0) }
+    }
+
+    /// Number of glyphs over all paragraphs (for statistics).
+    public var glyphCount: Int {
+        paragraphs.reduce(0) { $0 + $1.pieces.reduce(0) { $0 + Int($1.glyphEnd - $1.glyphStart) } }
+    }
+}
+
+extension ParagraphDirection {
+    /// The paragraph embedding level asked for, nil for auto.
+    var level: UInt8? {
+        switch self {
+        case .auto: nil
+        case .leftToRight: 0
+        case .rightToLeft: 1
+        }
+    }
+}
+
+extension FontFallbackChain {
+    /// The font a style asks for before the chain, if any.
+    func preferredFont(for style: TextStyle) -> Font? {
+        switch style.font {
+        case .chain: nil
+        case .family(let name): font(family: name)
+        case .font(let font): font
+        }
+    }
+}

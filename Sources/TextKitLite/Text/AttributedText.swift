@@ -1,0 +1,123 @@
+/// A string with attribute runs, the input of layout.
+///
+/// Offsets are in UTF-16 code units (the unit ICU and HarfBuzz index by);
+/// `scalarOffset(utf16Offset:)` converts to Unicode scalar offsets.
+public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// A range of the text with one style. Runs are contiguous and cover the whole text.
+    public struct Run: Sendable, Hashable {
+        public var range: Range<Int>
+        public var style: TextStyle
+    }
+
+    /// The text.
+    public private(set) var string: String
+    /// Style runs in text order, covering `0..<utf16Count` without gaps.
+    public private(set) var runs: [Run]
+    /// The text's UTF-16 code units.
+    public private(set) var utf16: [UInt16]
+    /// The style of an empty text, and the default for appended text.
+    public private(set) var baseStyle: TextStyle
+
+    /// Text with one style.
+    public init(_ string: String, style: TextStyle = TextStyle()) {
+        self.string = string
+        utf16 = Array(string.utf16)
+        baseStyle = style
+        runs = utf16.isEmpty ? [] : [Run(range: 0..<utf16.count, style: style)]
+    }
+
+    public init(stringLiteral value: String) { self.init(value) }
+
+    /// Text built from pieces, each with its own style.
+    public init(_ pieces: [(String, TextStyle)]) {
+        self.init("", style: pieces.first?.1 ?? TextStyle())
+        for (string, style) in pieces { append(string, style: style) }
+    }
+
+    /// Number of UTF-16 code units.
+    public var utf16Count: Int { utf16.count }
+
+    /// Appends a string with a style (adjacent equal styles merge into one run).
+    public mutating func append(_ string: String, style: TextStyle) {
+        let units = Array(string.utf16)
+        guard !units.isEmpty else { return }
+        let start = utf16.count
+        self.string += string
+        utf16 += units
+        if let last = runs.last, last.style == style, last.range.upperBound == start {
+            runs[runs.count - 1].range = last.range.lowerBound..<utf16.count
+        } else {
+            runs.append(Run(range: start..<utf16.count, style: style))
+        }
+    }
+
+    /// Appends another attributed text, keeping its styles.
+    public mutating func append(_ other: AttributedText) {
+        for run in other.runs {
+            let string = String(decoding: other.utf16[run.range], as: UTF16.self)
+            append(string, style: run.style)
+        }
+    }
+
+    /// Applies `transform` to the style of every code unit in `range` (UTF-16 offsets,
+    /// clamped to the text), splitting runs at the range's ends.
+    public mutating func updateStyle(in range: Range<Int>, _ transform: (inout TextStyle) -> Void) {
+        let lower = max(0, min(range.lowerBound, utf16.count)), upper = max(lower, min(range.upperBound, utf16.count))
+        guard lower < upper else { return }
+        var result: [Run] = []
+        func add(_ r: Range<Int>, _ style: TextStyle) {
+            guard !r.isEmpty else { return }
+            if let last = result.last, last.style == style { result[result.count - 1].range = last.range.lowerBound..<r.upperBound }
+            else { result.append(Run(range: r, style: style)) }
+        }
+        for run in runs {
+            let inside = max(run.range.lowerBound, lower)..<max(max(run.range.lowerBound, lower), min(run.range.upperBound, upper))
+            var changed = run.style
+            transform(&changed)
+            add(run.range.lowerBound..<max(run.range.lowerBound, min(run.range.upperBound, lower)), run.style)
+            add(inside, changed)
+            add(min(run.range.upperBound, max(run.range.lowerBound, upper))..<run.range.upperBound, run.style)
+        }
+        runs = result
+    }
+
+    /// The style at a UTF-16 offset (the last run's style at the end, `baseStyle` when empty).
+    public func style(at offset: Int) -> TextStyle {
+        runIndex(at: offset).map { runs[$0].style } ?? baseStyle
+    }
+
+    /// Index of the run holding `offset` (binary search), nil for an empty text.
+    func runIndex(at offset: Int) -> Int? {
+        guard !runs.isEmpty else { return nil }
+        var low = 0, high = runs.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if runs[mid].range.lowerBound <= offset { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+
+    /// The number of Unicode scalars before a UTF-16 offset.
+    public func scalarOffset(utf16Offset: Int) -> Int {
+        var scalars = 0
+        var i = 0
+        let end = min(utf16Offset, utf16.count)
+        while i < end {
+            // A low surrogate after a high one belongs to the same scalar.
+            if UTF16.isTrailSurrogate(utf16[i]), i > 0, UTF16.isLeadSurrogate(utf16[i - 1]) {} else { scalars += 1 }
+            i += 1
+        }
+        return scalars
+    }
+
+    public var description: String { string }
+
+    public static func == (a: AttributedText, b: AttributedText) -> Bool {
+        a.utf16 == b.utf16 && a.runs == b.runs && a.baseStyle == b.baseStyle
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(utf16)
+        hasher.combine(runs)
+    }
+}

@@ -1,0 +1,118 @@
+internal import CUnicode
+
+// Every call into ICU (through the CUnicode C target) lives in this file.
+
+/// Unicode segmentation and properties from ICU: UAX #14 line breaks, UAX #29 grapheme
+/// clusters, UAX #9 bidi levels and reordering, UTS #51 emoji properties.
+enum UnicodeProperties {
+    /// A line break opportunity after `offset` UTF-16 units.
+    struct Break: Equatable {
+        var offset: Int
+        var mandatory: Bool
+    }
+
+    /// UAX #14 break opportunities in `text`, using ICU's rules for `locale` ("zh", "ja",
+    /// "" for root). The last opportunity is always at `text.count`.
+    static func lineBreaks(_ text: UnsafeBufferPointer<UInt16>, locale: String) -> [Break] {
+        guard !text.isEmpty else { return [] }
+        var offsets = [Int32](repeating: 0, count: text.count)
+        var mandatory = [UInt8](repeating: 0, count: text.count)
+        let count = tkl_line_breaks(text.baseAddress, Int32(text.count), locale, &offsets, &mandatory, Int32(text.count))
+        guard count > 0 else { return [Break(offset: text.count, mandatory: false)] }
+        return (0..<Int(count)).map { Break(offset: Int(offsets[$0]), mandatory: mandatory[$0] != 0) }
+    }
+
+    /// Extended grapheme cluster boundaries (UAX #29) after the start, ending with `text.count`.
+    static func graphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>) -> [Int32] {
+        guard !text.isEmpty else { return [] }
+        var offsets = [Int32](repeating: 0, count: text.count)
+        let count = tkl_grapheme_breaks(text.baseAddress, Int32(text.count), &offsets, Int32(text.count))
+        guard count > 0 else { return [Int32(text.count)] }
+        offsets.removeSubrange(Int(count)...)
+        return offsets
+    }
+
+    /// Resolved bidi levels (UAX #9) of one paragraph, and its paragraph level.
+    ///
+    /// - Parameter paragraphLevel: 0 (LTR), 1 (RTL), or nil for rules P2–P3 (first strong
+    ///   character, LTR when there is none).
+    static func bidiLevels(_ text: UnsafeBufferPointer<UInt16>, paragraphLevel: UInt8?) -> (levels: [UInt8], paragraphLevel: UInt8) {
+        var levels = [UInt8](repeating: paragraphLevel ?? 0, count: text.count)
+        let requested: Int32 = paragraphLevel.map { Int32($0 & 1) } ?? -1
+        let resolved = tkl_bidi_levels(text.baseAddress, Int32(text.count), requested, &levels)
+        return (levels, resolved < 0 ? (paragraphLevel ?? 0) : UInt8(resolved))
+    }
+
+    /// True when the text may hold right-to-left characters or explicit bidi controls, so
+    /// that bidi resolution is needed (a fast scan that may say yes when it need not).
+    static func mayNeedBidi(_ text: UnsafeBufferPointer<UInt16>) -> Bool {
+        for unit in text {
+            switch unit {
+            case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0xD802, 0xD803, 0xD83A, 0xD83B,
+                 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                return true
+            default: continue
+            }
+        }
+        return false
+    }
+
+    /// Visual order of items with the given levels (UAX #9 rule L2):
+    /// element v is the logical index displayed at visual position v.
+    static func visualOrder(levels: [UInt8]) -> [Int] {
+        guard levels.count > 1 else { return Array(0..<levels.count) }
+        var map = [Int32](repeating: 0, count: levels.count)
+        _ = tkl_reorder_visual(levels, Int32(levels.count), &map)
+        return map.map(Int.init)
+    }
+
+    /// The bidi class of a scalar, in ICU's numbering (0 L, 1 R, 13 AL, 9 WS, 18 BN, …).
+    static func bidiClass(_ scalar: UInt32) -> Int32 { tkl_bidi_class(scalar) }
+
+    /// True for a cluster shown with emoji presentation (UTS #51): it holds U+FE0F or a
+    /// keycap, or starts with an Emoji_Presentation character not followed by U+FE0E.
+    static func isEmojiPresentation(_ cluster: UnsafeBufferPointer<UInt32>) -> Bool {
+        guard let first = cluster.first else { return false }
+        if cluster.contains(0xFE0E) { return false }
+        if cluster.contains(0xFE0F) || cluster.contains(0x20E3) { return true }
+        return first >= 0x2300 && tkl_is_emoji_presentation(first) != 0
+    }
+
+    /// Scalars a font need not map for it to cover a cluster: default-ignorable code
+    /// points (ZWJ, variation selectors, tags, bidi controls) and C0/C1 controls, which
+    /// the shaper hides.
+    static func isIgnorableForCoverage(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0x00...0x1F, 0x7F...0x9F, 0xAD, 0x34F, 0x61C, 0x115F, 0x1160, 0x17B4, 0x17B5,
+             0x180B...0x180F, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x206F, 0x3164,
+             0xFE00...0xFE0F, 0xFEFF, 0xFFA0, 0xFFF0...0xFFF8, 0x1BCA0...0x1BCA3,
+             0x1D173...0x1D17A, 0xE0000...0xE0FFF:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// White space that hangs past the end of a line and is not counted in its width
+    /// (space separators that allow a break, and tab).
+    static func isHangingSpace(_ unit: UInt16) -> Bool {
+        switch unit {
+        case 0x09, 0x20, 0x1680, 0x2000...0x2006, 0x2008...0x200A, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+
+    /// Punctuation that looks wrong right before a truncation token: opening brackets and
+    /// quotes, dashes, connectors and other punctuation (",", "、", ":", "…"), but not
+    /// closing brackets and quotes.
+    static func isTrimmedBeforeToken(_ scalar: UInt32) -> Bool {
+        // ICU UCharCategory: 19 Pd, 20 Ps, 22 Pc, 23 Po, 28 Pi.
+        switch tkl_general_category(scalar) {
+        case 19, 20, 22, 23, 28: true
+        default: false
+        }
+    }
+
+    /// The ICU version in use.
+    static var icuVersion: String { String(cString: tkl_icu_version()) }
+}

@@ -1,0 +1,178 @@
+import ArgumentParser
+import Foundation
+import TextKitLite
+
+extension TextAlignment: ExpressibleByArgument {}
+extension TruncationMode: ExpressibleByArgument {}
+extension ParagraphDirection: ExpressibleByArgument {}
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Lay out a text and render it to a PGM image (or print its layout as JSON).",
+        discussion: """
+            The text comes from the argument, --file, or standard input. Examples:
+              textrender render "Hello, 世界 👋 مرحبا" --width 200 --scale 2 --output hello.pgm
+              textrender render --file post.txt --max-lines 3 --truncation-token "…全文" --json
+            """)
+
+    @Argument(help: "The text to render (omit to use --file or standard input).")
+    var text: String?
+
+    @Option(name: .customLong("file"), help: "Read the text from a UTF-8 file.")
+    var file: String?
+
+    @Option(help: "Layout width in points (the box, including insets); 'inf' for no wrapping.")
+    var width: Double = 375
+
+    @OptionGroup var fontOptions: FontOptions
+
+    @Option(name: .customLong("max-lines"), help: "Most lines to show, 0 for no limit.")
+    var maxLines: Int = 0
+
+    @Option(name: .customLong("truncation-token"), help: "Text shown where the text is cut (default \"…\").")
+    var truncationToken: String?
+
+    @Option(help: "Where text is cut when it exceeds --max-lines: \(TruncationMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var truncation: TruncationMode = .end
+
+    @Option(help: "Line alignment: \(TextAlignment.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var align: TextAlignment = .natural
+
+    @Option(help: "Paragraph direction: \(ParagraphDirection.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var direction: ParagraphDirection = .auto
+
+    @Option(name: .customLong("line-height"), help: ArgumentHelp(
+        "Line height: 'natural' (tallest font on each line), 'uniform' (every line as the primary font), or a number of points.",
+        valueName: "mode"))
+    var lineHeight: String = "natural"
+
+    @Option(name: .customLong("line-height-multiple"), help: "Line height factor.")
+    var lineHeightMultiple: Double = 1
+
+    @Option(help: "Content insets in points, on every side.")
+    var inset: Double = 0
+
+    @Option(help: "Pixels per point (1, 2, 3, …).")
+    var scale: Double = 1
+
+    @Option(name: .customLong("output"), help: "Write the image to this PGM file.")
+    var output: String?
+
+    @Flag(help: "Print the layout (lines, ranges, size) as JSON on standard output.")
+    var json = false
+
+    @Flag(help: "Draw line boxes and baselines over the text.")
+    var debug = false
+
+    @Flag(help: "Render through the asynchronous engine (same output).")
+    var async = false
+
+    @Option(name: .customLong("max-pixels"), help: "Refuse bitmaps larger than this many pixels.")
+    var maxPixels: Int = RenderOptions.defaultMaxPixels
+
+    func validate() throws {
+        if text != nil, file != nil { throw ValidationError("give the text as an argument or with --file, not both") }
+        if output == nil, !json { throw ValidationError("nothing to do: give --output FILE.pgm and/or --json") }
+        if let output, !output.lowercased().hasSuffix(".pgm") {
+            throw ValidationError("--output \(output): the file name must end in .pgm")
+        }
+        _ = try lineHeightMode()
+    }
+
+    func lineHeightMode() throws -> LineHeightMode {
+        switch lineHeight {
+        case "natural": return .natural
+        case "uniform": return .uniform
+        default:
+            guard let points = Double(lineHeight), points.isFinite, points > 0 else {
+                throw ValidationError("invalid --line-height \(lineHeight): use natural, uniform or a positive number of points")
+            }
+            return .fixed(points)
+        }
+    }
+
+    func run() throws {
+        let string: String
+        if let text {
+            string = text
+        } else if let file {
+            string = try TextInput.read(file: file)
+        } else if isatty(STDIN_FILENO) == 0 {
+            string = try TextInput.readStandardInput()
+        } else {
+            throw ValidationError("no text: give it as an argument, with --file, or on standard input")
+        }
+        let engine = TextEngine(fonts: try fontOptions.chain())
+        let style = TextStyle(size: fontOptions.fontSize)
+        let options = LayoutOptions(
+            width: width, maxLines: maxLines, truncation: truncation,
+            truncationToken: truncationToken.map { AttributedText($0, style: style) }, alignment: align,
+            lineHeightMultiple: lineHeightMultiple, lineSpacing: fontOptions.lineSpacing,
+            lineHeightMode: try lineHeightMode(), insets: EdgeInsets(all: inset), direction: direction)
+        let layout: TextLayout
+        do {
+            layout = try engine.layout(AttributedText(string, style: style), options: options)
+        } catch {
+            throw CLIError(error.description)
+        }
+        if let output {
+            let renderOptions = RenderOptions(scale: scale, debug: debug, maxPixels: maxPixels)
+            do {
+                let outcome = try TextRenderer().render(layout, options: renderOptions)
+                guard let bitmap = outcome.bitmap else { throw CLIError("render cancelled") }
+                try bitmap.writePGM(to: output)
+            } catch let error as RenderError {
+                throw CLIError(error.description)
+            }
+        }
+        if json { try printJSON(layout) }
+    }
+
+    private func printJSON(_ layout: TextLayout) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(LayoutReport(layout))
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+}
+
+/// The JSON shape of `render --json`.
+struct LayoutReport: Encodable {
+    struct Line: Encodable {
+        var text: String
+        var utf16Range: [Int]
+        var scalarStart: Int
+        var scalarEnd: Int
+        var frame: Rect
+        var baseline: Double
+        var ascent: Double
+        var descent: Double
+        var runs: Int
+        var truncated: Bool
+    }
+
+    var width: Double
+    var height: Double
+    var measuredWidth: Double
+    var lineCount: Int
+    var truncated: Bool
+    var lines: [Line]
+
+    init(_ layout: TextLayout) {
+        width = layout.size.width
+        height = layout.size.height
+        measuredWidth = layout.measuredWidth
+        lineCount = layout.lineCount
+        truncated = layout.isTruncated
+        lines = layout.lines.map { line in
+            let units = layout.text.utf16[line.range]
+            return Line(
+                text: String(decoding: units, as: UTF16.self), utf16Range: [line.range.lowerBound, line.range.upperBound],
+                scalarStart: layout.text.scalarOffset(utf16Offset: line.range.lowerBound),
+                scalarEnd: layout.text.scalarOffset(utf16Offset: line.range.upperBound),
+                frame: line.frame, baseline: line.baseline, ascent: line.ascent, descent: line.descent,
+                runs: line.runs.count, truncated: line.isTruncated)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Reading text input: from a file or stdin, as strict UTF-8.
+enum TextInput {
+    /// Most bytes read as one text (guards memory against a runaway input).
+    static let maximumBytes = 64 << 20
+
+    static func read(file path: String) throws -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError("\(path): no such file")
+        }
+        guard !isDirectory.boolValue else { throw CLIError("\(path): is a directory, not a text file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CLIError("\(path): cannot open (permission denied)") }
+        defer { try? handle.close() }
+        return try decode(readAll(handle, source: path), source: path)
+    }
+
+    static func readStandardInput() throws -> String {
+        try decode(readAll(FileHandle.standardInput, source: "stdin"), source: "stdin")
+    }
+
+    private static func readAll(_ handle: FileHandle, source: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw CLIError("\(source): read failed: \(error.localizedDescription)") }
+            guard let chunk, !chunk.isEmpty else { break }
+            bytes += chunk
+            if bytes.count > maximumBytes {
+                throw CLIError("\(source): input larger than \(maximumBytes) bytes")
+            }
+        }
+        return bytes
+    }
+
+    /// Strict UTF-8 decoding; an invalid sequence is an error naming its line and byte offset.
+    static func decode(_ bytes: [UInt8], source: String) throws -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        let offset = firstInvalidUTF8Offset(bytes) ?? 0
+        let line = bytes[..<offset].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        throw CLIError("\(source):\(line): invalid UTF-8 at byte offset \(offset) (byte 0x\(String(bytes[min(offset, bytes.count - 1)], radix: 16)))")
+    }
+
+    /// Byte offset of the first invalid UTF-8 sequence.
+    static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+}

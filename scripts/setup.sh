@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what TextKitLite needs on Debian 12 when it is missing: HarfBuzz, FreeType and
+# ICU development files, pkg-config, and the Unicode conformance files (unicode-data).
+# Safe to run again: it installs nothing when everything is present.
+set -euo pipefail
+
+packages=(pkg-config libharfbuzz-dev libfreetype-dev libicu-dev unicode-data)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}" >&2
+    sudo_cmd=""
+    [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+    if [ -x /opt/swift/usr/bin/swift ]; then
+        echo "setup: add /opt/swift/usr/bin to PATH" >&2
+    else
+        echo "setup: Swift 6 is required (swift not found on PATH)" >&2
+    fi
+    exit 1
+fi
