@@ -6,6 +6,7 @@
 #include <unicode/ubidi.h>
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
+#include <unicode/utf16.h>
 #include <unicode/uversion.h>
 
 // ICU break iterators and bidi objects are expensive to open and are not thread-safe,
@@ -113,6 +114,39 @@ int32_t tkl_grapheme_breaks(const uint16_t *text, int32_t length,
     return count;
 }
 
+// UAX #9 rules P2-P3: the first strong character (L, R, AL) outside isolates decides the
+// paragraph level; LTR when there is none. ICU's own default-level detection also counts
+// explicit embeddings and overrides (LRE, RLO, ...) as strong, which UBA 6.3+ does not.
+static UBiDiLevel first_strong_level(const uint16_t *text, int32_t length) {
+    int32_t isolates = 0;
+    for (int32_t i = 0; i < length;) {
+        UChar32 c;
+        U16_NEXT(text, i, length, c);
+        switch (u_charDirection(c)) {
+        case U_LEFT_TO_RIGHT:
+            if (isolates == 0) return 0;
+            break;
+        case U_RIGHT_TO_LEFT:
+        case U_RIGHT_TO_LEFT_ARABIC:
+            if (isolates == 0) return 1;
+            break;
+        case U_LEFT_TO_RIGHT_ISOLATE:
+        case U_RIGHT_TO_LEFT_ISOLATE:
+        case U_FIRST_STRONG_ISOLATE:
+            isolates++;
+            break;
+        case U_POP_DIRECTIONAL_ISOLATE:
+            if (isolates > 0) isolates--;
+            break;
+        case U_BLOCK_SEPARATOR:
+            return 0;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
 int32_t tkl_bidi_levels(const uint16_t *text, int32_t length, int32_t paragraph_level,
                         uint8_t *levels) {
     if (length <= 0) return paragraph_level == 1 ? 1 : 0;
@@ -123,7 +157,8 @@ int32_t tkl_bidi_levels(const uint16_t *text, int32_t length, int32_t paragraph_
         state->bidi = ubidi_open();
         if (!state->bidi) return -1;
     }
-    UBiDiLevel level = paragraph_level == 1 ? 1 : (paragraph_level == 0 ? 0 : UBIDI_DEFAULT_LTR);
+    UBiDiLevel level = paragraph_level == 1 ? 1
+                     : (paragraph_level == 0 ? 0 : first_strong_level(text, length));
     ubidi_setPara(state->bidi, (const UChar *)text, length, level, NULL, &status);
     if (U_FAILURE(status)) return -1;
     const UBiDiLevel *resolved = ubidi_getLevels(state->bidi, &status);

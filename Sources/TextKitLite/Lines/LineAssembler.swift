@@ -10,7 +10,8 @@ struct LineAssembler {
     let textStyleCount: Int
 
     func runs(for line: BrokenLine, paragraphLevel: UInt8, x: Double, justification extra: Double) -> [GlyphRun] {
-        var pieces = resetTrailingSpaces(line.pieces, paragraphLevel: paragraphLevel)
+        let hangStart = Self.hangingStart(line.pieces)
+        var pieces = resetTrailingSpaces(line.pieces, from: hangStart, paragraphLevel: paragraphLevel)
         guard !pieces.isEmpty else { return [] }
         let order = UnicodeProperties.visualOrder(levels: pieces.map(\.level))
         pieces = order.map { pieces[$0] }
@@ -19,10 +20,10 @@ struct LineAssembler {
         var gaps = 0
         var bySpaces = true
         if extra > 0 {
-            gaps = pieces.reduce(0) { $0 + justifiableSpaces($1) }
+            gaps = pieces.reduce(0) { $0 + justifiableSpaces($1, hangStart: hangStart) }
             if gaps == 0 {
                 bySpaces = false
-                gaps = max(0, pieces.reduce(0) { $0 + visibleClusterCount($1) } - 1)
+                gaps = max(0, pieces.reduce(0) { $0 + visibleClusterCount($1, hangStart: hangStart) } - 1)
             }
         }
         let perGap = gaps > 0 ? extra / Double(gaps) : 0
@@ -55,12 +56,7 @@ struct LineAssembler {
                     cursor += Double(word.advances[g]) * scale
                     guard gapsLeft > 0, !isToken else { continue }
                     let endsCluster = g + 1 == Int(piece.glyphEnd) || word.clusters[g + 1] != word.clusters[g]
-                    if bySpaces {
-                        if endsCluster, word.clusters[g] < word.trailingSpaceStart, isJustifiableSpace(cluster) {
-                            cursor += perGap
-                            gapsLeft -= 1
-                        }
-                    } else if endsCluster, word.clusters[g] < word.trailingSpaceStart {
+                    if endsCluster, cluster < hangStart, !bySpaces || isJustifiableSpace(cluster) {
                         cursor += perGap
                         gapsLeft -= 1
                     }
@@ -79,24 +75,11 @@ struct LineAssembler {
 
     /// UAX #9 rule L1: trailing white space takes the paragraph level, so it hangs at the
     /// paragraph's end side instead of sitting inside a run of the other direction.
-    private func resetTrailingSpaces(_ pieces: [ShapedPiece], paragraphLevel: UInt8) -> [ShapedPiece] {
-        var pieces = pieces
-        var k = pieces.count - 1
-        while k >= 0, pieces[k].hang > 0 || pieces[k].isAllSpace {
-            if pieces[k].level != paragraphLevel {
-                if pieces[k].isAllSpace {
-                    pieces[k].level = paragraphLevel
-                } else if let (body, space) = pieces[k].split(at: pieces[k].wordStart + pieces[k].word.trailingSpaceStart) {
-                    var space = space
-                    space.level = paragraphLevel
-                    pieces[k] = body
-                    pieces.insert(space, at: k + 1)
-                }
-            }
-            if !pieces[k].isAllSpace { break }
-            k -= 1
-        }
-        return pieces
+    private func resetTrailingSpaces(_ pieces: [ShapedPiece], from hangStart: Int32, paragraphLevel: UInt8) -> [ShapedPiece] {
+        guard let end = pieces.last?.end, hangStart < end else { return pieces }
+        var (body, spaces) = LineBreaker.split(pieces, at: hangStart)
+        for i in spaces.indices { spaces[i].level = paragraphLevel }
+        return body + spaces
     }
 
     private func isJustifiableSpace(_ offset: Int32) -> Bool {
@@ -105,21 +88,34 @@ struct LineAssembler {
         return units[i] == 0x20 || units[i] == 0xA0 || units[i] == 0x3000
     }
 
-    private func justifiableSpaces(_ piece: ShapedPiece) -> Int {
-        visibleClusterEnds(piece) { isJustifiableSpace(piece.wordStart + $0) }
+    /// Text offset where the line's hanging trailing spaces begin (its end when none).
+    static func hangingStart(_ pieces: [ShapedPiece]) -> Int32 {
+        var start = pieces.last?.end ?? 0
+        for piece in pieces.reversed() {
+            guard piece.hang > 0 || piece.isAllSpace else { break }
+            start = piece.isAllSpace ? piece.start : piece.wordStart + piece.word.trailingSpaceStart
+            if !piece.isAllSpace { break }
+        }
+        return start
     }
 
-    private func visibleClusterCount(_ piece: ShapedPiece) -> Int { visibleClusterEnds(piece) { _ in true } }
+    private func justifiableSpaces(_ piece: ShapedPiece, hangStart: Int32) -> Int {
+        visibleClusterEnds(piece, hangStart: hangStart) { isJustifiableSpace($0) }
+    }
 
-    /// Counts the piece's clusters before its hanging spaces that satisfy `accept`
-    /// (given the cluster's offset within the word). Token pieces count none.
-    private func visibleClusterEnds(_ piece: ShapedPiece, where accept: (Int32) -> Bool) -> Int {
+    private func visibleClusterCount(_ piece: ShapedPiece, hangStart: Int32) -> Int {
+        visibleClusterEnds(piece, hangStart: hangStart) { _ in true }
+    }
+
+    /// Counts the piece's clusters before the line's hanging spaces that satisfy `accept`
+    /// (given the cluster's text offset). Token pieces count none.
+    private func visibleClusterEnds(_ piece: ShapedPiece, hangStart: Int32, where accept: (Int32) -> Bool) -> Int {
         guard Int(piece.style) < textStyleCount else { return 0 }
         var count = 0
         for g in Int(piece.glyphStart)..<Int(piece.glyphEnd) {
-            let cluster = piece.word.clusters[g]
-            let endsCluster = g + 1 == Int(piece.glyphEnd) || piece.word.clusters[g + 1] != cluster
-            if endsCluster, cluster < piece.word.trailingSpaceStart, accept(cluster) { count += 1 }
+            let cluster = piece.wordStart + piece.word.clusters[g]
+            let endsCluster = g + 1 == Int(piece.glyphEnd) || piece.word.clusters[g + 1] != piece.word.clusters[g]
+            if endsCluster, cluster < hangStart, accept(cluster) { count += 1 }
         }
         return count
     }

@@ -1,0 +1,69 @@
+import Testing
+@testable import TextKitLite
+
+@Suite struct ShapingTests {
+    @Test func ligatureGivesFewerGlyphsWithClustersMappedBack() throws {
+        let layout = try Fixtures.layout("office")
+        let run = try #require(layout.allRuns.first)
+        // DejaVu Sans ligates "ffi": 6 characters, 4 glyphs.
+        #expect(run.glyphs.count < 6)
+        #expect(run.glyphs.count == 4)
+        // o(0) ffi(1…3) c(4) e(5): the ligature glyph maps back to the cluster starting at "f".
+        #expect(run.clusters == [0, 1, 4, 5])
+        #expect(run.range == 0..<6)
+    }
+
+    @Test func arabicJoins() throws {
+        // Contextual forms: the initial, medial and final forms of BEH differ from the isolated one.
+        let isolated = try #require(Fixtures.layout("ب").allRuns.first?.glyphs.first)
+        let joined = try #require(Fixtures.layout("ببب").allRuns.first)
+        #expect(joined.isRightToLeft)
+        #expect(joined.glyphs.count == 3)
+        #expect(!joined.glyphs.contains(isolated))
+        #expect(Set(joined.glyphs).count == 3)
+        // Visual order: the logically first letter is drawn rightmost.
+        #expect(joined.clusters == [2, 1, 0])
+        #expect(joined.positions.map(\.x) == joined.positions.map(\.x).sorted())
+    }
+
+    @Test func kerningPairIsNarrowerThanItsLetters() throws {
+        let av = try Fixtures.layout("AV", size: 100).measuredWidth
+        let a = try Fixtures.layout("A", size: 100).measuredWidth
+        let v = try Fixtures.layout("V", size: 100).measuredWidth
+        #expect(av < a + v - 1)
+    }
+
+    @Test func combiningMarksStayInTheirCluster() throws {
+        let layout = try Fixtures.layout("e\u{301}")
+        let run = try #require(layout.allRuns.first)
+        #expect(Set(run.clusters) == [0])
+    }
+
+    @Test func shapedWordsAreReusedAcrossTextsAndSizes() throws {
+        let engine = TextEngine(fonts: Fixtures.engine.fonts)
+        _ = try engine.layout(AttributedText("hello world hello", style: TextStyle(size: 17)))
+        let afterFirst = engine.shapeCache.shapingCount
+        #expect(afterFirst == 3)  // "hello ", "world ", and "hello" (no trailing space)
+        _ = try engine.layout(AttributedText("world hello world hello", style: TextStyle(size: 30)))
+        #expect(engine.shapeCache.shapingCount == afterFirst)  // every word was shaped before, at another size
+        #expect(engine.shapeCache.statistics.hits >= 3)
+    }
+
+    @Test func relayoutAtANewWidthDoesNotReshape() throws {
+        let engine = TextEngine(fonts: Fixtures.engine.fonts)
+        let shaped = try engine.shape("The quick brown fox jumps over the lazy dog. 敏捷的棕色狐狸跳过了懒狗。")
+        let shapings = engine.shapeCache.shapingCount
+        let lookups = engine.shapeCache.statistics.hits + engine.shapeCache.statistics.misses
+        let narrow = try engine.layout(shaped, options: LayoutOptions(width: 120))
+        let wide = try engine.layout(shaped, options: LayoutOptions(width: 400))
+        #expect(narrow.lineCount > wide.lineCount)
+        #expect(engine.shapeCache.shapingCount == shapings)
+        #expect(engine.shapeCache.statistics.hits + engine.shapeCache.statistics.misses == lookups)
+    }
+
+    @Test func controlCharactersDrawNothing() throws {
+        let layout = try Fixtures.layout("a\u{0}\u{1}b\tc")
+        // NUL and U+0001 become hidden zero-width glyphs; no .notdef.
+        #expect(!layout.allRuns.flatMap(\.glyphs).contains(0))
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+@testable import TextKitLite
+
+/// Shared fixtures: the bundled fonts and an engine over them (fonts load once per process).
+enum Fixtures {
+    static let engine: TextEngine = {
+        do { return try TextEngine.bundled() } catch { fatalError("bundled fonts: \(error)") }
+    }()
+
+    static var sans: Font { engine.fonts.fonts[0] }
+    static var cjk: Font { engine.fonts.fonts[1] }
+    static var emoji: Font { engine.fonts.fonts[2] }
+
+    /// A lay out through the shared engine.
+    static func layout(_ string: String, size: Double = 17, _ options: LayoutOptions = LayoutOptions()) throws -> TextLayout {
+        try engine.layout(AttributedText(string, style: TextStyle(size: size)), options: options)
+    }
+
+    /// The text of each line.
+    static func lineTexts(_ layout: TextLayout) -> [String] {
+        layout.lines.map { String(decoding: layout.text.utf16[$0.range], as: UTF16.self) }
+    }
+
+    /// Folder of committed test files (snapshots, fixtures).
+    static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+
+    /// A temporary directory removed at process exit is not needed: tests use unique names.
+    static func temporaryPath(_ name: String) -> String {
+        NSTemporaryDirectory() + "textkitlite-\(getpid())-\(UUID().uuidString.prefix(8))-\(name)"
+    }
+}
+
+extension TextLayout {
+    /// All glyph runs of all lines.
+    var allRuns: [GlyphRun] { lines.flatMap(\.runs) }
+}
