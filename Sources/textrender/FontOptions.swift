@@ -8,10 +8,10 @@ struct FontOptions: ParsableArguments {
         valueName: "path[#index]"))
     var fonts: [String] = []
 
-    @Option(name: .customLong("font-size"), help: "Point size of the text.")
+    @Option(name: .customLong("font-size"), parsing: .unconditional, help: "Point size of the text.")
     var fontSize: Double = 17
 
-    @Option(name: .customLong("line-spacing"), help: "Extra points between lines.")
+    @Option(name: .customLong("line-spacing"), parsing: .unconditional, help: "Extra points between lines.")
     var lineSpacing: Double = 0
 
     func validate() throws {

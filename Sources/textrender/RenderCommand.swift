@@ -22,12 +22,12 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("file"), help: "Read the text from a UTF-8 file.")
     var file: String?
 
-    @Option(help: "Layout width in points (the box, including insets); 'inf' for no wrapping.")
+    @Option(parsing: .unconditional, help: "Layout width in points (the box, including insets); 'inf' for no wrapping.")
     var width: Double = 375
 
     @OptionGroup var fontOptions: FontOptions
 
-    @Option(name: .customLong("max-lines"), help: "Most lines to show, 0 for no limit.")
+    @Option(name: .customLong("max-lines"), parsing: .unconditional, help: "Most lines to show, 0 for no limit.")
     var maxLines: Int = 0
 
     @Option(name: .customLong("truncation-token"), help: "Text shown where the text is cut (default \"…\").")
@@ -47,13 +47,13 @@ struct RenderCommand: ParsableCommand {
         valueName: "mode"))
     var lineHeight: String = "natural"
 
-    @Option(name: .customLong("line-height-multiple"), help: "Line height factor.")
+    @Option(name: .customLong("line-height-multiple"), parsing: .unconditional, help: "Line height factor.")
     var lineHeightMultiple: Double = 1
 
-    @Option(help: "Content insets in points, on every side.")
+    @Option(parsing: .unconditional, help: "Content insets in points, on every side.")
     var inset: Double = 0
 
-    @Option(help: "Pixels per point (1, 2, 3, …).")
+    @Option(parsing: .unconditional, help: "Pixels per point (1, 2, 3, …).")
     var scale: Double = 1
 
     @Option(name: .customLong("output"), help: "Write the image to this PGM file.")
@@ -68,7 +68,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Render through the asynchronous engine (same output).")
     var async = false
 
-    @Option(name: .customLong("max-pixels"), help: "Refuse bitmaps larger than this many pixels.")
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse bitmaps larger than this many pixels.")
     var maxPixels: Int = RenderOptions.defaultMaxPixels
 
     func validate() throws {

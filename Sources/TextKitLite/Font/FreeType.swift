@@ -47,6 +47,8 @@ final class FreeTypeFace {
     /// The pixel size of the best bitmap strike of a bitmap-only font.
     private var strikeIndex: Int32 = 0
     private(set) var strikePixelSize: Double = 0
+    /// The largest glyph raster made (pixels); bigger glyphs draw nothing.
+    static let maximumGlyphPixels = 4 << 20
 
     /// The number of faces FreeType finds in the bytes.
     static func faceCount(_ data: FontData) throws(FreeTypeError) -> Int {
@@ -115,6 +117,9 @@ final class FreeTypeFace {
         FT_Set_Transform(face, nil, &delta)
         try check(FT_Load_Glyph(face, glyph, loadTargetLight | loadNoBitmap))
         let slot = face.pointee.glyph!
+        // Refuse absurd rasters (a 50,000-pixel em) before FreeType allocates them.
+        let area = (Double(slot.pointee.metrics.width) / 64 + 2) * (Double(slot.pointee.metrics.height) / 64 + 2)
+        guard area <= Double(Self.maximumGlyphPixels) else { return .empty }
         try check(FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL))
         let bitmap = slot.pointee.bitmap
         let width = Int(bitmap.width), height = Int(bitmap.rows)
@@ -150,6 +155,7 @@ final class FreeTypeFace {
             return (p[0], p[1], p[2], p[3])
         }
         let scale = pixelSize / strikePixelSize
+        guard Double(width * height) * scale * scale <= Double(Self.maximumGlyphPixels) else { return .empty }
         return source.scaledToGray(
             by: scale, left: Double(slot.pointee.bitmap_left), top: Double(slot.pointee.bitmap_top))
     }
