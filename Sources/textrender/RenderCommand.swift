@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import TextKitLite
 
 extension TextAlignment: ExpressibleByArgument {}
@@ -68,6 +69,11 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Render through the asynchronous engine (same output).")
     var async = false
 
+    @Option(name: .customLong("cancel-after-lines"), help: ArgumentHelp(
+        "Test hook: render asynchronously and cancel the render after N lines (no file is written).",
+        valueName: "N", visibility: .hidden))
+    var cancelAfterLines: Int?
+
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse bitmaps larger than this many pixels.")
     var maxPixels: Int = RenderOptions.defaultMaxPixels
 
@@ -78,6 +84,10 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--output \(output): the file name must end in .pgm")
         }
         _ = try lineHeightMode()
+        if let cancelAfterLines {
+            guard cancelAfterLines >= 0 else { throw ValidationError("--cancel-after-lines \(cancelAfterLines): must be 0 or more") }
+            guard output != nil else { throw ValidationError("--cancel-after-lines needs --output FILE.pgm") }
+        }
     }
 
     func lineHeightMode() throws -> LineHeightMode {
@@ -119,8 +129,14 @@ struct RenderCommand: ParsableCommand {
         if let output {
             let renderOptions = RenderOptions(scale: scale, debug: debug, maxPixels: maxPixels)
             do {
-                let outcome = try TextRenderer().render(layout, options: renderOptions)
-                guard let bitmap = outcome.bitmap else { throw CLIError("render cancelled") }
+                let bitmap: Bitmap
+                if async || cancelAfterLines != nil {
+                    bitmap = try renderAsynchronously(layout, options: renderOptions)
+                } else {
+                    let outcome = try TextRenderer().render(layout, options: renderOptions)
+                    guard let drawn = outcome.bitmap else { throw CLIError("render cancelled") }
+                    bitmap = drawn
+                }
                 try bitmap.writePGM(to: output)
             } catch let error as RenderError {
                 throw CLIError(error.description)
@@ -129,11 +145,62 @@ struct RenderCommand: ParsableCommand {
         if json { try printJSON(layout) }
     }
 
+    /// Renders through the asynchronous engine (a display request on a target, drawn on the
+    /// worker pool, reported on the callback queue) and waits for the result. With
+    /// `--cancel-after-lines N`, the target is cancelled once N lines are drawn.
+    ///
+    /// - Throws: `RenderError` from the render; `CLIError` when it was cancelled.
+    private func renderAsynchronously(_ layout: TextLayout, options: RenderOptions) throws -> Bitmap {
+        let target = RenderTarget(name: "textrender")
+        let progress = AsyncRenderProgress()
+        let cancelAfter = cancelAfterLines
+        let task = try DisplayTask.text(
+            layout, options: options,
+            lineDrawn: { index in
+                progress.lineDrawn()
+                if let cancelAfter, index + 1 == cancelAfter { target.cancel() }
+            },
+            willDisplay: { target in if cancelAfter == 0 { target.cancel() } },
+            didDisplay: { _, outcome in progress.finish(outcome) })
+        AsyncRenderer.shared.display(task, on: target)
+        let outcome = progress.wait()
+        if let bitmap = outcome.bitmap {
+            if let cancelAfter, cancelAfter >= layout.lineCount {
+                FileHandle.standardError.write(Data(
+                    "textrender: --cancel-after-lines \(cancelAfter): the layout has \(layout.lineCount) lines; nothing to cancel\n".utf8))
+            }
+            return bitmap
+        }
+        if let error = outcome.error { throw error }
+        throw CLIError("render cancelled after \(progress.linesDrawn) of \(layout.lineCount) lines (--cancel-after-lines); no file written")
+    }
+
     private func printJSON(_ layout: TextLayout) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(LayoutReport(layout))
         FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+}
+
+/// What `renderAsynchronously` waits for: the lines drawn so far and the display's outcome.
+private final class AsyncRenderProgress: Sendable {
+    private let lines = Atomic<Int>(0)
+    private let outcome = Mutex<DisplayOutcome?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    func lineDrawn() { lines.add(1, ordering: .relaxed) }
+    var linesDrawn: Int { lines.load(ordering: .relaxed) }
+
+    func finish(_ result: DisplayOutcome) {
+        outcome.withLock { $0 = result }
+        finished.signal()
+    }
+
+    /// Blocks until `finish` (called on the engine's callback queue, not this thread).
+    func wait() -> DisplayOutcome {
+        finished.wait()
+        return outcome.withLock { $0! }
     }
 }
 

@@ -10,6 +10,6 @@ struct TextRender: ParsableCommand {
             Cyrillic, Arabic and Hebrew; Noto Sans SC; Noto Color Emoji). Set TEXTKITLITE_FONTS to \
             use another folder, or pass --font (repeatable) to give the chain yourself.
             """,
-        subcommands: [RenderCommand.self],
+        subcommands: [RenderCommand.self, FeedCommand.self, MeasureCommand.self],
         defaultSubcommand: nil)
 }

@@ -25,13 +25,13 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     /// Process-unique number, used in cache keys.
     let id: Int
     let harfBuzz: HarfBuzzFont
-    private let freeType: Mutex<FreeTypeFace>
+    private let freeType: Locked<FreeTypeFace>
     private let ascender: Int32
     private let descender: Int32
     private let lineGap: Int32
 
     private static let nextID = Atomic<Int>(1)
-    private static let loaded = Mutex<[String: Font]>([:])
+    private static let loaded = Locked<[String: Font]>([:])
 
     /// Loads a face of a font file, or returns the already loaded one.
     ///
@@ -78,7 +78,7 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
         unitsPerEm = Int(harfBuzz.unitsPerEm)
         isColor = !face.isScalable && face.strikePixelSize > 0
         (ascender, descender, lineGap) = harfBuzz.verticalMetrics()
-        freeType = Mutex(face)
+        freeType = Locked(face)
         id = Self.nextID.add(1, ordering: .relaxed).oldValue
     }
 

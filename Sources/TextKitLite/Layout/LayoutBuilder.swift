@@ -3,7 +3,7 @@
 struct LayoutBuilder {
     let shaped: ShapedText
     let options: LayoutOptions
-    let cache: ShapeCache
+    let engine: TextEngine
 
     private var contentWidth: Double {
         options.width.isFinite ? options.width - options.insets.horizontal : .infinity
@@ -44,8 +44,7 @@ struct LayoutBuilder {
         let cutStyle = line.pieces.last.map { shaped.styles[Int($0.style)] }
             ?? shaped.text.style(at: Int(line.start))
         let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: cutStyle)
-        let tokenShaped = ShapedText(text: tokenText, direction: paragraph.level & 1 == 1 ? .rightToLeft : .leftToRight,
-                                     fonts: shaped.fonts, cache: cache)
+        let tokenShaped = engine.shapedToken(tokenText, direction: paragraph.level & 1 == 1 ? .rightToLeft : .leftToRight)
         let offset = Int32(styles.count)
         styles += tokenShaped.styles
         let token = tokenShaped.paragraphs.first?.pieces.map { piece in

@@ -42,7 +42,7 @@ public enum LineHeightMode: Sendable, Hashable, Codable {
 }
 
 /// Everything that shapes a layout besides the text.
-public struct LayoutOptions: Sendable, Hashable {
+public struct LayoutOptions: Sendable, Hashable, Codable {
     /// Width of the layout box including `insets`, in points; `.infinity` for no wrapping.
     public var width: Double
     /// Most lines shown; 0 for no limit.

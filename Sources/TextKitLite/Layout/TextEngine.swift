@@ -3,10 +3,26 @@
 public final class TextEngine: Sendable {
     public let fonts: FontFallbackChain
     public let shapeCache: ShapeCache
+    /// Truncation tokens shaped once per direction ("…全文" ends thousands of posts).
+    private let tokens = BoundedCache<TokenKey, ShapedText>(maxCount: 256, maxCost: 1 << 20, shards: 4)
+
+    private struct TokenKey: Hashable, Sendable {
+        var text: AttributedText
+        var direction: ParagraphDirection
+    }
 
     public init(fonts: FontFallbackChain, shapeCache: ShapeCache = ShapeCache()) {
         self.fonts = fonts
         self.shapeCache = shapeCache
+    }
+
+    /// A truncation token shaped for a paragraph direction, from the token cache.
+    func shapedToken(_ token: AttributedText, direction: ParagraphDirection) -> ShapedText {
+        let key = TokenKey(text: token, direction: direction)
+        if let shaped = tokens.value(for: key) { return shaped }
+        let shaped = ShapedText(text: token, direction: direction, fonts: fonts, cache: shapeCache)
+        tokens.insert(shaped, for: key, cost: 256 + shaped.glyphCount * 24)
+        return shaped
     }
 
     /// An engine over the bundled fonts (sans with Arabic and Hebrew, CJK, emoji).
@@ -43,6 +59,6 @@ public final class TextEngine: Sendable {
         if let token = options.truncationToken {
             for run in token.runs { try run.style.validate() }
         }
-        return LayoutBuilder(shaped: shaped, options: options, cache: shapeCache).build()
+        return LayoutBuilder(shaped: shaped, options: options, engine: self).build()
     }
 }

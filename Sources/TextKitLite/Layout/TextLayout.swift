@@ -30,7 +30,7 @@ public struct GlyphRun: Sendable {
 }
 
 /// One line of a layout.
-public struct LayoutLine: Sendable {
+public struct LayoutLine: Sendable, Codable {
     /// UTF-16 range of the text on this line, with the paragraph terminator on the last
     /// line of a paragraph. A truncated line's range ends where its visible text ends.
     public let range: Range<Int>
@@ -54,7 +54,7 @@ public struct LayoutLine: Sendable {
 
 /// The immutable result of laying out an attributed text: lines, glyph positions and
 /// size. Any thread may read it; a renderer draws it without shaping again.
-public struct TextLayout: Sendable {
+public struct TextLayout: Sendable, Codable {
     public let text: AttributedText
     public let options: LayoutOptions
     public let lines: [LayoutLine]

@@ -137,8 +137,8 @@ struct LRUMap<Key: Hashable, Value> {
 /// shards so that threads seldom wait for each other.
 final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private final class Shard: Sendable {
-        let map: Mutex<LRUMap<Key, Value>>
-        init(maxCount: Int, maxCost: Int) { map = Mutex(LRUMap(maxCount: maxCount, maxCost: maxCost)) }
+        let map: Locked<LRUMap<Key, Value>>
+        init(maxCount: Int, maxCost: Int) { map = Locked(LRUMap(maxCount: maxCount, maxCost: maxCost)) }
     }
 
     private let shards: [Shard]

@@ -4,7 +4,7 @@
 /// `scalarOffset(utf16Offset:)` converts to Unicode scalar offsets.
 public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// A range of the text with one style. Runs are contiguous and cover the whole text.
-    public struct Run: Sendable, Hashable {
+    public struct Run: Sendable, Hashable, Codable {
         public var range: Range<Int>
         public var style: TextStyle
     }
@@ -98,16 +98,26 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     }
 
     /// The number of Unicode scalars before a UTF-16 offset.
-    public func scalarOffset(utf16Offset: Int) -> Int {
+    public func scalarOffset(utf16Offset: Int) -> Int { scalarOffsets(utf16Offsets: [utf16Offset])[0] }
+
+    /// Scalar offsets of ascending UTF-16 offsets, in one pass over the text.
+    ///
+    /// - Complexity: O(n + k) for n code units and k offsets.
+    public func scalarOffsets(utf16Offsets: [Int]) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(utf16Offsets.count)
         var scalars = 0
         var i = 0
-        let end = min(utf16Offset, utf16.count)
-        while i < end {
-            // A low surrogate after a high one belongs to the same scalar.
-            if UTF16.isTrailSurrogate(utf16[i]), i > 0, UTF16.isLeadSurrogate(utf16[i - 1]) {} else { scalars += 1 }
-            i += 1
+        for offset in utf16Offsets {
+            let end = min(max(offset, 0), utf16.count)
+            while i < end {
+                // A low surrogate after a high one belongs to the same scalar.
+                if !(UTF16.isTrailSurrogate(utf16[i]) && i > 0 && UTF16.isLeadSurrogate(utf16[i - 1])) { scalars += 1 }
+                i += 1
+            }
+            result.append(scalars)
         }
-        return scalars
+        return result
     }
 
     public var description: String { string }

@@ -1,5 +1,5 @@
 /// The attributes of a run of text.
-public struct TextStyle: Sendable, Hashable {
+public struct TextStyle: Sendable, Hashable, Codable {
     /// Which font draws the run.
     public enum FontChoice: Sendable, Hashable {
         /// The layout's fallback chain, in order.

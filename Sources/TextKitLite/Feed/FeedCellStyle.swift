@@ -1,0 +1,51 @@
+/// Sizes, spacing and limits of a feed cell (avatar + author line, body, optional quote
+/// box, optional image grid, footer).
+public struct FeedCellStyle: Sendable, Hashable, Codable {
+    public var padding = EdgeInsets(all: 12)
+    /// Space between the cell's rows.
+    public var spacing = 8.0
+    public var avatarSize = 40.0
+    public var authorSize = 15.0
+    public var bodySize = 16.0
+    public var quoteSize = 14.0
+    public var footerSize = 12.0
+    /// Extra points between lines of the body and the quote.
+    public var lineSpacing = 2.0
+    /// Lines of body text shown before the expand token; 0 for all.
+    public var bodyMaxLines = 6
+    public var quoteMaxLines = 4
+    /// Shown at the end of a truncated body or quote.
+    public var expandToken = "…全文"
+    /// Even line heights across scripts and emoji (the Weibo demo's modifier).
+    public var lineHeightMode: LineHeightMode = .uniform
+    public var imageSpacing = 4.0
+    /// Gray levels.
+    public var textInk: UInt8 = 0
+    public var secondaryInk: UInt8 = 110
+    public var linkInk: UInt8 = 70
+    public var avatarFill: UInt8 = 200
+    public var imageFill: UInt8 = 225
+    public var quoteFill: UInt8 = 242
+    /// The footer line, the same for every post.
+    public var footerText = "转发 · 评论 · 赞"
+
+    public init() {}
+
+    /// Checks every value, naming the first bad one.
+    public func validate() throws(LayoutError) {
+        let sizes = [("bodySize", bodySize), ("authorSize", authorSize), ("quoteSize", quoteSize), ("footerSize", footerSize)]
+        for (name, value) in sizes where !(value.isFinite && value > 0 && value <= TextStyle.maximumSize) {
+            throw .invalidOption(name: name, value: "\(value)", reason: "must be in (0, \(Int(TextStyle.maximumSize))] points")
+        }
+        for (name, value) in [("spacing", spacing), ("avatarSize", avatarSize), ("imageSpacing", imageSpacing)]
+            where !(value.isFinite && value >= 0 && value <= 1e5) {
+            throw .invalidOption(name: name, value: "\(value)", reason: "must be in [0, 100000] points")
+        }
+        guard lineSpacing.isFinite, abs(lineSpacing) <= 1e6 else {
+            throw .invalidOption(name: "lineSpacing", value: "\(lineSpacing)", reason: "must be finite")
+        }
+        guard padding.isValid else { throw .invalidOption(name: "padding", value: "\(padding)", reason: "must be finite and not negative") }
+        guard bodyMaxLines >= 0 else { throw .invalidOption(name: "bodyMaxLines", value: "\(bodyMaxLines)", reason: "must be 0 (all) or more") }
+        guard quoteMaxLines >= 0 else { throw .invalidOption(name: "quoteMaxLines", value: "\(quoteMaxLines)", reason: "must be 0 (all) or more") }
+    }
+}

@@ -1,0 +1,200 @@
+import Synchronization
+
+/// Turns feed posts into cell layouts ahead of time, as the YYKit Weibo demo's CellLayout
+/// and Texture's layout specs do, so that a list never measures text while scrolling.
+///
+/// Three caches make repeated work free: the engine's shaped-word cache (a word is shaped
+/// once for the whole feed), a shaped-text cache (a post laid out at a new width is only
+/// broken into lines again), and the height cache (a post seen before at the same width
+/// and style is a hash lookup). All are thread-safe and bounded.
+public final class FeedPrecomputer: Sendable {
+    public let engine: TextEngine
+    public let style: FeedCellStyle
+    public let heightCache: HeightCache
+    private let shapedCache: BoundedCache<ShapedKey, ShapedText>
+    private let layouts = Atomic<Int>(0)
+
+    struct ShapedKey: Hashable, Sendable {
+        var postID: String
+        var contentHash: UInt64
+        var field: Field
+    }
+
+    enum Field: Hashable, Sendable { case author, body, quote }
+
+    /// - Parameters:
+    ///   - shapedTextLimit: most shaped post texts kept for relayout at other widths.
+    public init(engine: TextEngine, style: FeedCellStyle = FeedCellStyle(),
+                heightCache: HeightCache = HeightCache(), shapedTextLimit: Int = 20_000) {
+        self.engine = engine
+        self.style = style
+        self.heightCache = heightCache
+        shapedCache = BoundedCache(maxCount: shapedTextLimit, maxCost: 256 << 20, shards: 16)
+    }
+
+    /// The cell layout of a post at a width: from the height cache, or laid out (and cached).
+    ///
+    /// - Throws: `LayoutError` for an invalid width, scale or style.
+    public func layout(_ post: FeedPost, width: Double, scale: Double = 2) throws(LayoutError) -> CellLayout {
+        guard width.isFinite, width > style.padding.horizontal, width <= 1e6 else {
+            throw .invalidOption(name: "width", value: "\(width)", reason: "must be a finite number of points wider than the cell padding (\(style.padding.horizontal)) and at most 1000000")
+        }
+        guard scale.isFinite, scale > 0, scale <= 100 else {
+            throw .invalidOption(name: "scale", value: "\(scale)", reason: "must be in (0, 100]")
+        }
+        let key = HeightCache.Key(postID: post.id, contentHash: post.contentHash, width: width, scale: scale, style: style)
+        if let cached = heightCache.layout(for: key) { return cached }
+        try style.validate()
+        let spec = cellSpec(post)
+        let (size, elements) = try spec.solve(width: width, engine: engine)
+        layouts.add(1, ordering: .relaxed)
+        let cell = CellLayout(postID: post.id, width: width, height: size.height, elements: elements)
+        heightCache.insert(cell, for: key)
+        return cell
+    }
+
+    /// Cell layouts for a sequence of posts, computed on `pool`'s workers and delivered to
+    /// `consume` on the calling thread in input order. Streaming: at most `window` posts
+    /// are in flight, so memory stays flat for a million posts.
+    ///
+    /// - Parameters:
+    ///   - progress: called on the calling thread after each delivered post with the count so far.
+    public func precompute<Posts: Sequence>(
+        _ posts: Posts, width: Double, scale: Double = 2, pool: RenderQueuePool = .shared, window: Int = 256,
+        progress: (Int) -> Void = { _ in }, consume: (FeedPost, Result<CellLayout, LayoutError>) -> Void
+    ) where Posts.Element == FeedPost {
+        var done = 0
+        OrderedParallelMap.run(posts, pool: pool, priority: .prefetch, window: window, transform: { post in
+            (post, Result { () throws(LayoutError) -> CellLayout in try self.layout(post, width: width, scale: scale) })
+        }, consume: { (post: FeedPost, result: Result<CellLayout, LayoutError>) in
+            consume(post, result)
+            done += 1
+            progress(done)
+        })
+    }
+
+    /// Cell layouts for an async sequence of posts, in input order, computed on `pool`'s
+    /// workers. Honours task cancellation (throws `CancellationError`) between posts.
+    public func precompute<Posts: AsyncSequence & Sendable>(
+        _ posts: Posts, width: Double, scale: Double = 2, pool: RenderQueuePool = .shared, window: Int = 64
+    ) -> AsyncThrowingStream<CellLayout, Error> where Posts.Element == FeedPost {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    var batch: [FeedPost] = []
+                    for try await post in posts {
+                        batch.append(post)
+                        if batch.count == window {
+                            try await self.emit(batch, width: width, scale: scale, pool: pool, to: continuation)
+                            batch.removeAll(keepingCapacity: true)
+                        }
+                    }
+                    try await self.emit(batch, width: width, scale: scale, pool: pool, to: continuation)
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func emit(_ batch: [FeedPost], width: Double, scale: Double, pool: RenderQueuePool,
+                      to continuation: AsyncThrowingStream<CellLayout, Error>.Continuation) async throws {
+        try Task.checkCancellation()
+        guard !batch.isEmpty else { return }
+        let results = try await withCheckedThrowingContinuation { (resume: CheckedContinuation<[CellLayout], Error>) in
+            let slots = Locked<(results: [CellLayout?], remaining: Int, failed: Bool)>(([CellLayout?](repeating: nil, count: batch.count), batch.count, false))
+            for (index, post) in batch.enumerated() {
+                pool.submit(priority: .prefetch) {
+                    let result = Result { () throws(LayoutError) -> CellLayout in try self.layout(post, width: width, scale: scale) }
+                    let finished: Result<[CellLayout], Error>? = slots.withLock { state in
+                        guard !state.failed else { return nil }
+                        switch result {
+                        case .success(let cell): state.results[index] = cell
+                        case .failure(let error):
+                            state.failed = true
+                            return .failure(error)
+                        }
+                        state.remaining -= 1
+                        return state.remaining == 0 ? .success(state.results.map { $0! }) : nil
+                    }
+                    if let finished { resume.resume(with: finished) }
+                }
+            }
+        }
+        for cell in results {
+            try Task.checkCancellation()
+            continuation.yield(cell)
+        }
+    }
+
+    /// Number of cell layouts computed (height-cache misses that were laid out).
+    public var layoutCount: Int { layouts.load(ordering: .relaxed) }
+
+    /// Shaped-text cache counters (relayout at a new width hits here).
+    public var shapedTextStatistics: CacheStatistics { shapedCache.statistics }
+
+    // MARK: - The cell
+
+    /// The feed cell's layout spec: avatar and author, body (with the expand token when
+    /// truncated), optional quote box, optional image grid, footer.
+    func cellSpec(_ post: FeedPost) -> LayoutSpec {
+        let s = style
+        var rows: [LayoutSpec] = []
+        let author = TextStyle(size: s.authorSize, ink: s.textInk)
+        rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
+            .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.avatarFill),
+            .text(id: "author", text: shaped(post, .author, AttributedText(post.author.isEmpty ? "—" : post.author, style: author)),
+                  options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode)),
+        ])))
+        if !post.text.isEmpty {
+            rows.append(textBlock("body", post, .body, post.text, size: s.bodySize, maxLines: s.bodyMaxLines))
+        }
+        if let quote = post.quote, !quote.isEmpty {
+            rows.append(.background(id: "quoteBox", fill: s.quoteFill, .inset(EdgeInsets(all: 8),
+                textBlock("quote", post, .quote, quote, size: s.quoteSize, maxLines: s.quoteMaxLines))))
+        }
+        if post.images > 0 { rows.append(imageGrid(post.images)) }
+        rows.append(.text(id: "footer", text: footer, options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode)))
+        return .inset(s.padding, .stack(StackSpec(axis: .vertical, spacing: s.spacing, children: rows)))
+    }
+
+    private func textBlock(_ id: String, _ post: FeedPost, _ field: Field, _ string: String, size: Double, maxLines: Int) -> LayoutSpec {
+        let plain = TextStyle(size: size, ink: style.textInk)
+        let link = TextStyle(size: size, ink: style.linkInk)
+        let text = FeedTextHighlighter.attributed(string, style: plain, linkStyle: link)
+        var expand = TextStyle(size: size, ink: style.linkInk)
+        expand.link = "expand:\(post.id)"
+        return .text(id: id, text: shaped(post, field, text), options: LayoutOptions(
+            maxLines: maxLines, truncationToken: AttributedText(style.expandToken, style: expand),
+            lineSpacing: style.lineSpacing, lineHeightMode: style.lineHeightMode))
+    }
+
+    private func imageGrid(_ count: Int) -> LayoutSpec {
+        // One image: a large square; 2 and 4: two columns; otherwise three (as Weibo does).
+        let columns = count == 1 ? 1 : (count == 2 || count == 4) ? 2 : 3
+        return .grid(GridSpec(idPrefix: "image", count: count, columns: columns, spacing: style.imageSpacing,
+                              fill: style.imageFill, maxSideFraction: count == 1 ? 0.6 : 1))
+    }
+
+    private var footer: ShapedText {
+        // The same for every post: shaped once per precomputer.
+        let key = ShapedKey(postID: "", contentHash: 0, field: .author)
+        if let cached = shapedCache.value(for: key, record: false) { return cached }
+        let text = AttributedText(style.footerText, style: TextStyle(size: style.footerSize, ink: style.secondaryInk))
+        let shaped = (try? engine.shape(text)) ?? (try! engine.shape(""))
+        shapedCache.insert(shaped, for: key, cost: 1024)
+        return shaped
+    }
+
+    /// The shaped text of one field of a post, from the cache when the post was seen before.
+    private func shaped(_ post: FeedPost, _ field: Field, _ text: AttributedText) -> ShapedText {
+        let key = ShapedKey(postID: post.id, contentHash: post.contentHash, field: field)
+        if let cached = shapedCache.value(for: key) { return cached }
+        // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
+        let shaped = (try? engine.shape(text)) ?? (try! engine.shape(""))
+        shapedCache.insert(shaped, for: key, cost: 512 + shaped.glyphCount * 24)
+        return shaped
+    }
+}

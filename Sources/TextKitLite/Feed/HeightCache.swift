@@ -1,0 +1,35 @@
+/// Cell layouts by post identity (id and content hash) and everything that affects the
+/// layout (width, cell style, scale): a hit is a hash lookup, never a layout.
+/// Thread-safe, bounded by entries and bytes, with hit/miss/eviction counters.
+public final class HeightCache: Sendable {
+    struct Key: Hashable, Sendable {
+        var postID: String
+        var contentHash: UInt64
+        var width: Double
+        var scale: Double
+        var style: FeedCellStyle
+    }
+
+    private let cache: BoundedCache<Key, CellLayout>
+
+    public init(maxEntries: Int = 100_000, maxBytes: Int = 128 << 20) {
+        cache = BoundedCache(maxCount: maxEntries, maxCost: maxBytes, shards: 16)
+    }
+
+    func layout(for key: Key) -> CellLayout? { cache.value(for: key) }
+
+    func insert(_ layout: CellLayout, for key: Key) { cache.insert(layout, for: key, cost: layout.estimatedBytes) }
+
+    public var statistics: CacheStatistics { cache.statistics }
+
+    public func removeAll() { cache.removeAll() }
+}
+
+extension CellLayout {
+    /// Approximate memory held by the layout (glyph arrays dominate).
+    var estimatedBytes: Int {
+        elements.reduce(256) { total, element in
+            total + 128 + (element.text?.lines.reduce(0) { $0 + 160 + $1.runs.reduce(0) { $0 + 200 + $1.glyphs.count * 16 } } ?? 0)
+        }
+    }
+}

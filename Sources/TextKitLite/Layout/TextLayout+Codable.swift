@@ -1,0 +1,119 @@
+import Foundation
+
+// Codable layouts: a server precomputes layouts and a client draws them without shaping.
+// Fonts travel as references (file and face index) and are loaded again on decoding:
+// from the recorded path, else from the bundled fonts folder by file name.
+
+/// A font named by its file and face, as stored in encoded layouts and styles.
+struct FontReference: Codable, Hashable {
+    var file: String
+    var path: String
+    var faceIndex: Int
+
+    init(_ font: Font) {
+        path = font.path
+        file = URL(fileURLWithPath: font.path).lastPathComponent
+        faceIndex = font.faceIndex
+    }
+
+    func resolve(codingPath: [CodingKey]) throws -> Font {
+        if let font = try? Font.load(path: path, faceIndex: faceIndex) { return font }
+        do {
+            return try Font.load(path: BundledFonts.path(file), faceIndex: faceIndex)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "font \(path)#\(faceIndex): \(error)"))
+        }
+    }
+}
+
+extension TextStyle.FontChoice: Codable {
+    private enum CodingKeys: String, CodingKey { case chain, family, font }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .chain: try container.encode(true, forKey: .chain)
+        case .family(let name): try container.encode(name, forKey: .family)
+        case .font(let font): try container.encode(FontReference(font), forKey: .font)
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let name = try container.decodeIfPresent(String.self, forKey: .family) {
+            self = .family(name)
+        } else if let reference = try container.decodeIfPresent(FontReference.self, forKey: .font) {
+            self = .font(try reference.resolve(codingPath: decoder.codingPath))
+        } else {
+            self = .chain
+        }
+    }
+}
+
+extension AttributedText: Codable {
+    private enum CodingKeys: String, CodingKey { case string, runs, baseStyle }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(string, forKey: .string)
+        try container.encode(runs, forKey: .runs)
+        try container.encode(baseStyle, forKey: .baseStyle)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let string = try container.decode(String.self, forKey: .string)
+        let runs = try container.decode([Run].self, forKey: .runs)
+        self.init(string, style: try container.decode(TextStyle.self, forKey: .baseStyle))
+        var next = 0
+        for run in runs {
+            guard run.range.lowerBound == next, run.range.upperBound <= utf16Count else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "style runs do not cover the text"))
+            }
+            updateStyle(in: run.range) { $0 = run.style }
+            next = run.range.upperBound
+        }
+    }
+}
+
+
+extension GlyphRun: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case font, fontSize, style, isRightToLeft, isTruncationToken, range, glyphs, positions, clusters, x, width
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(FontReference(font), forKey: .font)
+        try container.encode(fontSize, forKey: .fontSize)
+        try container.encode(style, forKey: .style)
+        try container.encode(isRightToLeft, forKey: .isRightToLeft)
+        try container.encode(isTruncationToken, forKey: .isTruncationToken)
+        try container.encode(range, forKey: .range)
+        try container.encode(glyphs, forKey: .glyphs)
+        try container.encode(positions, forKey: .positions)
+        try container.encode(clusters, forKey: .clusters)
+        try container.encode(x, forKey: .x)
+        try container.encode(width, forKey: .width)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let glyphs = try container.decode([UInt32].self, forKey: .glyphs)
+        let positions = try container.decode([GlyphPosition].self, forKey: .positions)
+        let clusters = try container.decode([Int32].self, forKey: .clusters)
+        guard positions.count == glyphs.count, clusters.count == glyphs.count else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "glyph arrays differ in length"))
+        }
+        self.init(
+            font: try container.decode(FontReference.self, forKey: .font).resolve(codingPath: decoder.codingPath),
+            fontSize: try container.decode(Double.self, forKey: .fontSize),
+            style: try container.decode(TextStyle.self, forKey: .style),
+            isRightToLeft: try container.decode(Bool.self, forKey: .isRightToLeft),
+            isTruncationToken: try container.decode(Bool.self, forKey: .isTruncationToken),
+            range: try container.decode(Range<Int>.self, forKey: .range),
+            glyphs: glyphs, positions: positions, clusters: clusters,
+            x: try container.decode(Double.self, forKey: .x),
+            width: try container.decode(Double.self, forKey: .width))
+    }
+}

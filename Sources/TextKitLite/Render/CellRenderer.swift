@@ -1,0 +1,42 @@
+/// Draws a precomputed `CellLayout` (boxes and text layouts) into a bitmap, without
+/// shaping: what a client does with layouts a server computed.
+public struct CellRenderer: Sendable {
+    public let textRenderer: TextRenderer
+
+    public init(textRenderer: TextRenderer = TextRenderer()) {
+        self.textRenderer = textRenderer
+    }
+
+    /// Renders a cell at `options.scale`. Checks `isCancelled` before each element and
+    /// before each text line.
+    ///
+    /// - Returns: the bitmap, or nil when cancelled.
+    /// - Throws: `RenderError` for invalid options or a bitmap over the size limit.
+    public func render(_ cell: CellLayout, options: RenderOptions = RenderOptions(scale: 2),
+                       isCancelled: () -> Bool = { false }) throws(RenderError) -> Bitmap? {
+        try options.validate()
+        var bitmap = try Bitmap(width: options.pixels(cell.width), height: options.pixels(cell.height),
+                                fill: options.background, maxPixels: options.maxPixels)
+        let scale = options.scale
+        func px(_ value: Double) -> Int { Int((value * scale).rounded()) }
+        for element in cell.elements {
+            if isCancelled() { return nil }
+            let frame = element.frame
+            switch element.kind {
+            case .box:
+                let fill = element.fill ?? 220
+                let (x, y) = (px(frame.x), px(frame.y))
+                let (w, h) = (px(frame.maxX) - x, px(frame.maxY) - y)
+                bitmap.fill(x: x, y: y, width: w, height: h, level: fill)
+                if element.id.hasPrefix("image") {
+                    bitmap.strokeRectangle(x: x, y: y, width: w, height: h, level: fill > 40 ? fill - 40 : 0)
+                }
+            case .text:
+                guard let layout = element.text else { continue }
+                let lines = textRenderer.draw(layout, into: &bitmap, x: frame.x, y: frame.y, options: options, isCancelled: isCancelled)
+                if lines < layout.lineCount { return nil }
+            }
+        }
+        return bitmap
+    }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import TextKitLite
+
+/// Options shared by `feed` and `measure`.
+struct FeedOptions: ParsableArguments {
+    @Argument(help: "A JSON Lines feed (one post per line: id, author, text, optional quote and images). Omit or '-' for standard input.")
+    var input: String?
+
+    @Option(parsing: .unconditional, help: "Cell width in points.")
+    var width: Double = 375
+
+    @Option(name: .customLong("max-lines"), parsing: .unconditional, help: "Body lines before the expand token (0: all). Default: 6 for cells, no limit for --layout text.")
+    var maxLines: Int?
+
+    @Option(parsing: .unconditional, help: "Worker threads (default: active cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @OptionGroup var fontOptions: FontOptions
+
+    func validate() throws {
+        guard width.isFinite, width > 0, width <= 1e6 else {
+            throw ValidationError("invalid --width \(width): must be a positive number of points up to 1000000")
+        }
+        guard (1...256).contains(jobs) else { throw ValidationError("invalid --jobs \(jobs): must be from 1 to 256") }
+        if let maxLines, maxLines < 0 { throw ValidationError("invalid --max-lines \(maxLines): must be 0 (no limit) or more") }
+    }
+
+    /// The input as a file descriptor (stdin for none or "-").
+    func openInput() throws -> Int32 {
+        guard let input, input != "-" else { return STDIN_FILENO }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else { throw CLIError("\(input): no such file") }
+        guard !isDirectory.boolValue else { throw CLIError("\(input): is a directory, not a feed file") }
+        let descriptor = open(input, O_RDONLY)
+        guard descriptor >= 0 else { throw CLIError("\(input): cannot open (\(String(cString: strerror(errno))))") }
+        return descriptor
+    }
+
+    var source: String { input.flatMap { $0 == "-" ? nil : $0 } ?? "stdin" }
+
+    func cellStyle() -> FeedCellStyle {
+        var style = FeedCellStyle()
+        style.bodySize = fontOptions.fontSize
+        style.lineSpacing = fontOptions.lineSpacing
+        if let maxLines { style.bodyMaxLines = maxLines }
+        return style
+    }
+}
+
+/// Progress on stderr (only when it is a terminal), bad-line reports and the summary line.
+final class FeedProgress {
+    private let interactive = isatty(STDERR_FILENO) == 1
+    private let started = Date()
+    private(set) var posts = 0
+    private(set) var badLines = 0
+    private var lastDraw = Date.distantPast
+    let source: String
+
+    init(source: String) { self.source = source }
+
+    func reportBad(_ error: FeedLineError) {
+        badLines += 1
+        clearLine()
+        FileHandle.standardError.write(Data("textrender: \(source):\(error.line): \(error.reason) (line skipped)\n".utf8))
+    }
+
+    func postDone() {
+        posts += 1
+        guard interactive else { return }
+        let now = Date()
+        if now.timeIntervalSince(lastDraw) > 0.1 {
+            lastDraw = now
+            let rate = Double(posts) / max(1e-9, now.timeIntervalSince(started))
+            FileHandle.standardError.write(Data("\r\(posts) posts, \(Int(rate)) posts/s".utf8))
+        }
+    }
+
+    private func clearLine() {
+        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    func summary(_ verb: String, caches: [(String, CacheStatistics)]) {
+        clearLine()
+        let seconds = Date().timeIntervalSince(started)
+        let rate = Double(posts) / max(1e-9, seconds)
+        let cacheText = caches.map { "\($0.0) cache \(String(format: "%.1f", $0.1.hitRate * 100))% hits" }.joined(separator: ", ")
+        let bad = badLines == 0 ? "" : ", \(badLines) bad line\(badLines == 1 ? "" : "s") skipped"
+        FileHandle.standardError.write(Data(
+            "textrender: \(verb) \(posts) posts\(bad) in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", rate)) posts/s); \(cacheText)\n".utf8))
+    }
+}
+
+/// Writes JSON lines to stdout through a buffer.
+struct JSONLinesWriter {
+    private var buffer: [UInt8] = []
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    mutating func write(_ value: some Encodable) throws {
+        buffer += try encoder.encode(value)
+        buffer.append(0x0A)
+        if buffer.count > 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Exit status when some input lines were bad but every good line was processed.
+let badLinesExitCode = ExitCode(2)

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import TextKitLite
+
+/// Runs the built `textrender` executable (it sits beside the test bundle).
+enum TextRenderTool {
+    static var path: String {
+        var url = Bundle.main.bundleURL
+        for candidate in [url.appendingPathComponent("textrender")] where FileManager.default.isExecutableFile(atPath: candidate.path) {
+            return candidate.path
+        }
+        url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return url.appendingPathComponent("textrender").path
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+@Suite struct CommandLineTests {
+    static let goodAndBad = """
+        {"id": 1, "author": "a", "text": "first good post"}
+        not json at all
+        {"id": "two", "author": "b", "text": "第二条"}
+        {"id": 3, "author": "c"}
+
+        {"id": 4, "text": 42}
+        {"id": 5, "author": "e", "text": "fifth 🎉", "images": 2}
+        """
+
+    @Test func renderWritesAPGM() throws {
+        let path = Fixtures.temporaryPath("cli.pgm")
+        let result = try TextRenderTool.run(["render", "Hello 世界", "--width", "120", "--scale", "2", "--output", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let bitmap = try Bitmap(pgm: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(bitmap.width == 240)
+    }
+
+    @Test func renderReportsBadInputWithANonZeroExit() throws {
+        let cases: [([String], String)] = [
+            (["render", "x", "--font", "/nonexistent.ttf", "--json"], "font file not found: /nonexistent.ttf"),
+            (["render", "x", "--width", "nan", "--json"], "invalid width nan"),
+            (["render", "x", "--width", "-4", "--json"], "invalid width -4"),
+            (["render", "x", "--font-size", "0", "--json"], "--font-size 0"),
+            (["render", "x", "--scale", "0", "--output", "/tmp/x.pgm"], "invalid scale 0"),
+            (["render", "x", "--output", "/nonexistent-dir/x.pgm"], "directory /nonexistent-dir does not exist"),
+            (["render", "--file", "/nonexistent.txt", "--json"], "/nonexistent.txt: no such file"),
+        ]
+        for (arguments, message) in cases {
+            let result = try TextRenderTool.run(arguments)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func invalidUTF8InATextFileNamesTheLine() throws {
+        let path = Fixtures.temporaryPath("bad.txt")
+        _ = FileManager.default.createFile(atPath: path, contents: Data([0x61, 0x0A, 0x62, 0xFF, 0x63]))
+        let result = try TextRenderTool.run(["render", "--file", path, "--json"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(path):2: invalid UTF-8 at byte offset 3"))
+    }
+
+    @Test func measureOutputsEveryGoodLineAndReportsBadOnes() throws {
+        let result = try TextRenderTool.run(["measure", "--jobs", "2"], stdin: Data(Self.goodAndBad.utf8))
+        #expect(result.status == 2)
+        let records = result.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(records.map { $0["id"] as! String } == ["1", "two", "5"])
+        #expect(records.allSatisfy { ($0["height"] as! Double) > 0 })
+        #expect(result.stderr.contains("stdin:2: bad JSON"))
+        #expect(result.stderr.contains("stdin:4: missing \"text\""))
+        #expect(result.stderr.contains("stdin:6: \"text\" must be a string"))
+        #expect(result.stderr.contains("3 posts, 3 bad lines skipped"))
+    }
+
+    @Test func measureTextModeGivesLineStartsInScalars() throws {
+        let line = #"{"id": 1, "text": "😀😀 abc def ghi jkl mno pqr stu vwx yz"}"#
+        let result = try TextRenderTool.run(["measure", "--layout", "text", "--width", "60"], stdin: Data(line.utf8))
+        #expect(result.status == 0)
+        let record = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let starts = record["lineStarts"] as! [Int]
+        #expect(starts.first == 0 && (record["lines"] as! Int) == starts.count && starts.count > 2)
+        let layout = try Fixtures.layout("😀😀 abc def ghi jkl mno pqr stu vwx yz", size: 17, LayoutOptions(width: 60))
+        #expect(starts == layout.lines.map { layout.text.scalarOffset(utf16Offset: $0.range.lowerBound) })
+        #expect(starts[1] < layout.lines[1].range.lowerBound)  // scalars, not UTF-16 units
+    }
+
+    @Test func feedAndMeasureAgreeOnHeights() throws {
+        let directory = Fixtures.temporaryPath("feed")
+        let feed = Fixtures.temporaryPath("feed.jsonl")
+        _ = FileManager.default.createFile(atPath: feed, contents: Data(Self.goodAndBad.utf8))
+        let rendered = try TextRenderTool.run(["feed", feed, "--out", directory, "--scale", "1"])
+        #expect(rendered.status == 2)
+        #expect(rendered.stderr.contains("\(feed):2: bad JSON"))
+        let measured = try TextRenderTool.run(["measure", feed])
+        func heights(_ text: String) -> [String: Double] {
+            Dictionary(uniqueKeysWithValues: text.split(separator: "\n").map {
+                let object = try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+                return (object["id"] as! String, object["height"] as! Double)
+            })
+        }
+        let layouts = try String(contentsOfFile: directory + "/layouts.jsonl", encoding: .utf8)
+        #expect(heights(layouts) == heights(measured.stdout))
+        #expect(heights(layouts).count == 3)
+        for id in ["1", "two", "5"] {
+            let bitmap = try Bitmap(pgm: Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(id).pgm"))))
+            #expect(bitmap.width == 375 && Double(bitmap.height) == heights(layouts)[id]!.rounded(.up))
+        }
+        // No temporary files are left behind.
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(!files.contains { $0.hasPrefix(".") })
+    }
+}

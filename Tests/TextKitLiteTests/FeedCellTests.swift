@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+@testable import TextKitLite
+
+@Suite struct FeedCellTests {
+    static let post = FeedPost(
+        id: "42", author: "测试用户",
+        text: "这是一条很长的微博，用来测试截断。It mixes English, 中文 and emoji 🎉 with @someone and #话题# and https://example.com/path. "
+            + String(repeating: "更多的内容让它超过六行。More words to make it long. ", count: 8),
+        quote: "被转发的原文：引用的内容也会被排版。", images: 5)
+
+    func precomputer(_ configure: (inout FeedCellStyle) -> Void = { _ in }) -> FeedPrecomputer {
+        var style = FeedCellStyle()
+        configure(&style)
+        return FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), style: style)
+    }
+
+    @Test func framesDoNotOverlapAndStayInsideTheCell() throws {
+        let cell = try precomputer().layout(Self.post, width: 375)
+        let bounds = Rect(x: 0, y: 0, width: cell.width, height: cell.height)
+        let ids = cell.elements.map(\.id)
+        #expect(ids.prefix(3) == ["avatar", "author", "body"])
+        #expect(ids.contains("quoteBox") && ids.contains("quote") && ids.contains("footer"))
+        #expect((0..<5).allSatisfy { ids.contains("image\($0)") })
+        for element in cell.elements {
+            #expect(bounds.contains(element.frame), "\(element.id) \(element.frame) outside \(bounds)")
+        }
+        // Siblings never overlap; the quote text lies inside its box.
+        let siblings = cell.elements.filter { $0.id != "quote" }
+        for (i, a) in siblings.enumerated() {
+            for b in siblings[(i + 1)...] {
+                if a.id == "quoteBox" && b.id == "quote" { continue }
+                #expect(!a.frame.intersects(b.frame), "\(a.id) overlaps \(b.id)")
+            }
+        }
+        let quoteBox = try #require(cell.element("quoteBox")), quote = try #require(cell.element("quote"))
+        #expect(quoteBox.frame.contains(quote.frame))
+        // Text blocks are exactly as tall as their layouts.
+        for element in cell.elements where element.kind == .text {
+            let text = try #require(element.text)
+            #expect(element.frame.height == text.size.height)
+            #expect(element.frame.width == text.size.width)
+        }
+        // The cell ends after the footer plus padding.
+        let footer = try #require(cell.element("footer"))
+        #expect(abs(cell.height - (footer.frame.maxY + 12)) < 1e-9)
+    }
+
+    @Test func bodyIsTruncatedWithTheExpandToken() throws {
+        let cell = try precomputer().layout(Self.post, width: 375)
+        let body = try #require(cell.element("body")?.text)
+        #expect(body.lineCount == 6)
+        #expect(body.isTruncated && cell.isTruncated)
+        let tokenRuns = body.lines.last!.runs.filter { $0.isTruncationToken }
+        #expect(!tokenRuns.isEmpty)
+        #expect(tokenRuns.allSatisfy { $0.style.link == "expand:42" })
+        // Mentions, topics and URLs carry their link.
+        let links = Set(body.lines.flatMap(\.runs).compactMap { $0.isTruncationToken ? nil : $0.style.link })
+        #expect(links.isSuperset(of: ["@someone", "#话题#", "https://example.com/path"]))
+        let all = try precomputer { $0.bodyMaxLines = 0 }.layout(Self.post, width: 375)
+        #expect(all.element("body")!.text!.lineCount > 6)
+        #expect(!all.element("body")!.text!.isTruncated)
+    }
+
+    @Test func imageGridShapes() throws {
+        let p = precomputer()
+        func frames(_ count: Int) throws -> [Rect] {
+            let cell = try p.layout(FeedPost(id: "img\(count)", author: "a", text: "x", images: count), width: 375)
+            return (0..<count).map { cell.element("image\($0)")!.frame }
+        }
+        let one = try frames(1)
+        #expect(one[0].width == one[0].height && abs(one[0].width - 351 * 0.6) < 1e-9)
+        let four = try frames(4)
+        #expect(four[0].y == four[1].y && four[2].y > four[0].y)  // 2 × 2
+        let nine = try frames(9)
+        #expect(Set(nine.map(\.y)).count == 3 && Set(nine.map(\.x)).count == 3)
+        #expect(nine.allSatisfy { $0.width == nine[0].width && $0.width == $0.height })
+    }
+
+    @Test func codableRoundTripGivesTheSameLayoutAndPixels() throws {
+        let cell = try precomputer().layout(Self.post, width: 375)
+        let data = try JSONEncoder().encode(cell)
+        let decoded = try JSONDecoder().decode(CellLayout.self, from: data)
+        #expect(decoded.height == cell.height)
+        #expect(decoded.elements.map(\.frame) == cell.elements.map(\.frame))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(decoded) == encoder.encode(cell))
+        let a = try #require(try CellRenderer().render(cell, options: RenderOptions(scale: 2)))
+        let b = try #require(try CellRenderer().render(decoded, options: RenderOptions(scale: 2)))
+        #expect(a == b)
+    }
+
+    @Test func secondPrecomputeOfTheSameFeedLaysOutAndShapesNothing() throws {
+        let p = precomputer()
+        let posts = (0..<40).map { SampleFeed.post($0) }
+        var first: [Double] = []
+        p.precompute(posts, width: 375, pool: RenderQueuePool(workerCount: 2)) { _, result in first.append(try! result.get().height) }
+        let layouts = p.layoutCount, shapings = p.engine.shapeCache.shapingCount
+        #expect(layouts == 40)
+        var second: [Double] = []
+        p.precompute(posts, width: 375, pool: RenderQueuePool(workerCount: 2)) { _, result in second.append(try! result.get().height) }
+        #expect(p.layoutCount == layouts)
+        #expect(p.engine.shapeCache.shapingCount == shapings)
+        #expect(second == first)
+        #expect(p.heightCache.statistics.hits >= 40)
+    }
+
+    @Test func relayoutAtANewWidthShapesNothing() throws {
+        let p = precomputer()
+        let posts = (0..<20).map { SampleFeed.post($0) }
+        for post in posts { _ = try p.layout(post, width: 375) }
+        let shapings = p.engine.shapeCache.shapingCount
+        let shapedHits = p.shapedTextStatistics.hits
+        for post in posts {
+            let narrow = try p.layout(post, width: 320)
+            #expect(narrow.width == 320)
+        }
+        #expect(p.engine.shapeCache.shapingCount == shapings)
+        // Not even itemized again: every post's shaped texts are reused and only re-broken.
+        #expect(p.shapedTextStatistics.hits - shapedHits >= 2 * posts.count)
+        #expect(p.layoutCount == 40)
+    }
+
+    @Test func inputOrderIsPreservedUnderTwoJobs() throws {
+        let p = precomputer()
+        let posts = (0..<300).map { SampleFeed.post($0, seed: 7) }
+        var ids: [String] = []
+        var progress: [Int] = []
+        p.precompute(posts, width: 300, pool: RenderQueuePool(workerCount: 2), window: 8,
+                     progress: { progress.append($0) }) { post, result in
+            #expect(try! result.get().postID == post.id)
+            ids.append(post.id)
+        }
+        #expect(ids == posts.map(\.id))
+        #expect(progress == Array(1...300))
+    }
+
+    @Test func asyncPrecomputeStreamsInOrderAndHonoursCancellation() async throws {
+        let p = precomputer()
+        let posts = (0..<50).map { SampleFeed.post($0, seed: 3) }
+        let stream = AsyncStream<FeedPost> { continuation in
+            for post in posts { continuation.yield(post) }
+            continuation.finish()
+        }
+        var ids: [String] = []
+        for try await cell in p.precompute(stream, width: 375, pool: RenderQueuePool(workerCount: 2), window: 7) {
+            ids.append(cell.postID)
+        }
+        #expect(ids == posts.map(\.id))
+
+        let endless = AsyncStream<FeedPost> { continuation in
+            for i in 0..<100_000 { continuation.yield(SampleFeed.post(i)) }
+            continuation.finish()
+        }
+        let before = p.layoutCount
+        let task = Task {
+            var count = 0
+            for try await _ in p.precompute(endless, width: 375, pool: RenderQueuePool(workerCount: 2), window: 4) {
+                count += 1
+                if count == 10 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return count
+        }
+        // The stream ends soon after the consumer's task is cancelled: the producer stops
+        // between batches instead of laying out the other 99,990 posts.
+        let delivered = try await task.value
+        #expect(delivered >= 10 && delivered < 10 + 3 * 4)
+        #expect(p.layoutCount - before < 10 + 4 * 4)
+    }
+
+    @Test func cachesRespectTheirBounds() throws {
+        let heights = HeightCache(maxEntries: 10, maxBytes: 1 << 30)
+        let p = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts, shapeCache: ShapeCache(maxEntries: 50, maxBytes: 1 << 30)),
+                                heightCache: heights, shapedTextLimit: 5)
+        for i in 0..<60 { _ = try p.layout(SampleFeed.post(i), width: 375) }
+        #expect(heights.statistics.count <= 10)
+        #expect(heights.statistics.evictions >= 50)
+        #expect(p.engine.shapeCache.statistics.count <= 50)
+        #expect(p.engine.shapeCache.statistics.evictions > 0)
+        #expect(p.shapedTextStatistics.count <= 5)
+        let bytes = HeightCache(maxEntries: 1000, maxBytes: 50_000)
+        let q = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), heightCache: bytes)
+        for i in 0..<60 { _ = try q.layout(SampleFeed.post(i), width: 375) }
+        #expect(bytes.statistics.cost <= 50_000)
+    }
+
+    @Test func editedPostWithTheSameIDIsLaidOutAgain() throws {
+        let p = precomputer()
+        let a = try p.layout(FeedPost(id: "same", author: "x", text: "short"), width: 375)
+        let b = try p.layout(FeedPost(id: "same", author: "x", text: String(repeating: "much longer text ", count: 20)), width: 375)
+        #expect(b.height > a.height)
+    }
+
+    @Test func invalidWidthIsAnError() {
+        let p = precomputer()
+        for width in [0.0, -1, .nan, .infinity, 10] {
+            #expect(throws: LayoutError.self) { try p.layout(Self.post, width: width) }
+        }
+    }
+}
