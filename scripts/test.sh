@@ -1,8 +1,26 @@
 #!/usr/bin/env bash
-# Installs what is missing and runs the test suite.
+# Installs what is missing and runs the test suite: the full suite, then the concurrency,
+# feed and rendering suites under Thread Sanitizer and Address Sanitizer, then a bounded
+# fuzz run. TEXTKITLITE_QUICK=1 runs the plain suite only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 scripts/setup.sh
+
+echo "== tests" >&2
 swift build --build-tests
 swift test --skip-build
+
+if [ "${TEXTKITLITE_QUICK:-0}" = "1" ]; then exit 0; fi
+
+sanitized_suites="Async|FeedCell|Render|Shaping|Layout|CommandLine|HostileInput"
+for sanitizer in thread address; do
+    echo "== tests under the ${sanitizer} sanitizer" >&2
+    swift build --build-tests --sanitize="$sanitizer" --scratch-path ".build-$sanitizer"
+    swift test --skip-build --sanitize="$sanitizer" --scratch-path ".build-$sanitizer" --filter "$sanitized_suites"
+done
+
+if [ -x scripts/fuzz.sh ]; then
+    echo "== fuzzing (${TEXTKITLITE_FUZZ_SECONDS:-60} s)" >&2
+    scripts/fuzz.sh "${TEXTKITLITE_FUZZ_SECONDS:-60}"
+fi

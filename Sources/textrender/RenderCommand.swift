@@ -69,7 +69,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Render through the asynchronous engine (same output).")
     var async = false
 
-    @Option(name: .customLong("cancel-after-lines"), help: ArgumentHelp(
+    @Option(name: .customLong("cancel-after-lines"), parsing: .unconditional, help: ArgumentHelp(
         "Test hook: render asynchronously and cancel the render after N lines (no file is written).",
         valueName: "N", visibility: .hidden))
     var cancelAfterLines: Int?
@@ -232,12 +232,12 @@ struct LayoutReport: Encodable {
         measuredWidth = layout.measuredWidth
         lineCount = layout.lineCount
         truncated = layout.isTruncated
-        lines = layout.lines.map { line in
+        let bounds = layout.text.scalarOffsets(utf16Offsets: layout.lines.flatMap { [$0.range.lowerBound, $0.range.upperBound] })
+        lines = layout.lines.enumerated().map { index, line in
             let units = layout.text.utf16[line.range]
             return Line(
                 text: String(decoding: units, as: UTF16.self), utf16Range: [line.range.lowerBound, line.range.upperBound],
-                scalarStart: layout.text.scalarOffset(utf16Offset: line.range.lowerBound),
-                scalarEnd: layout.text.scalarOffset(utf16Offset: line.range.upperBound),
+                scalarStart: bounds[2 * index], scalarEnd: bounds[2 * index + 1],
                 frame: line.frame, baseline: line.baseline, ascent: line.ascent, descent: line.descent,
                 runs: line.runs.count, truncated: line.isTruncated)
         }

@@ -102,28 +102,33 @@ enum LineBreaker {
     }
 
     /// Offsets where `pieces` may be cut (grapheme boundaries that start a cluster), each
-    /// with the width of the pieces before it, in logical order. The last is the end.
-    static func cutPoints(_ pieces: [ShapedPiece], graphemes: [Int32]) -> [(offset: Int32, width: Double)] {
+    /// with the width of the pieces before it, in logical order, ending with the end.
+    /// Stops after the first point wider than `limit`, so cutting a very long word costs
+    /// only what one line holds.
+    static func cutPoints(_ pieces: [ShapedPiece], graphemes: [Int32], limit: Double = .infinity) -> [(offset: Int32, width: Double)] {
         var result: [(offset: Int32, width: Double)] = []
+        guard let first = pieces.first else { return result }
         var total = 0.0
-        var g = lowerBound(graphemes, pieces.first?.start ?? 0)
+        var g = lowerBound(graphemes, first.start)
         for piece in pieces {
-            for cluster in piece.clusterAdvances() {
-                while g < graphemes.count, graphemes[g] <= cluster.offset { g += 1 }
-                if cluster.offset > pieces[0].start, g > 0, graphemes[g - 1] == cluster.offset,
-                   result.last?.offset != cluster.offset {
-                    result.append((cluster.offset, total))
+            let finished = piece.forEachCluster { offset, advance in
+                while g < graphemes.count, graphemes[g] <= offset { g += 1 }
+                if offset > first.start, g > 0, graphemes[g - 1] == offset, result.last?.offset != offset {
+                    result.append((offset, total))
+                    if total > limit { return false }
                 }
-                total += cluster.advance
+                total += advance
+                return true
             }
+            if !finished { return result }
         }
-        if let end = pieces.last?.end { result.append((end, total)) }
+        result.append((pieces[pieces.count - 1].end, total))
         return result
     }
 
     /// The last cut point whose prefix fits `width`, or the first one when none fits.
     private static func fittingPrefix(_ unit: [ShapedPiece], graphemes: [Int32], width: Double) -> Int32 {
-        let points = cutPoints(unit, graphemes: graphemes)
+        let points = cutPoints(unit, graphemes: graphemes, limit: width)
         var best = points[0].offset
         for point in points where point.width <= width { best = point.offset }
         return best

@@ -10,7 +10,7 @@ enum Truncation {
                     units: [UInt16]) -> BrokenLine {
         let tokenWidth = token.reduce(0) { $0 + $1.width }
         let available = maxWidth - tokenWidth + LineBreaker.epsilon
-        let points = [(offset: line.start, width: 0.0)] + LineBreaker.cutPoints(line.pieces, graphemes: graphemes)
+        let points = [(offset: line.start, width: 0.0)] + LineBreaker.cutPoints(line.pieces, graphemes: graphemes, limit: available)
         var chosen = 0
         for (i, point) in points.enumerated() where point.width <= available { chosen = i }
         while chosen > 0, isTrimmed(before: points[chosen].offset, units: units) { chosen -= 1 }

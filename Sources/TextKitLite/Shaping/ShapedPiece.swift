@@ -50,33 +50,38 @@ struct ShapedPiece: Sendable {
     /// True when the piece holds nothing but hanging spaces.
     var isAllSpace: Bool { start - wordStart >= word.trailingSpaceStart }
 
+    /// - Complexity: O(1), from the word's prefix sums.
     private mutating func measure() {
-        var total: Int32 = 0, hanging: Int32 = 0
-        for i in Int(glyphStart)..<Int(glyphEnd) {
-            total &+= word.advances[i]
-            if word.clusters[i] >= word.trailingSpaceStart { hanging &+= word.advances[i] }
-        }
-        width = Double(total) * scale
-        hang = Double(hanging) * scale
+        let glyphs = Int(glyphStart)..<Int(glyphEnd)
+        width = Double(word.advance(of: glyphs)) * scale
+        hang = Double(word.advance(of: glyphs.clamped(to: word.hangingGlyphs))) * scale
     }
 
-    /// Each HarfBuzz cluster of the piece in logical order: its text offset and advance
-    /// in points. A cluster is the smallest unit a line can be cut at.
-    func clusterAdvances() -> [(offset: Int32, advance: Double)] {
-        var result: [(offset: Int32, advance: Double)] = []
-        let indices = Int(glyphStart)..<Int(glyphEnd)
+    /// Visits each HarfBuzz cluster of the piece in logical order with its text offset and
+    /// advance in points, until `body` returns false. A cluster is the smallest unit a line
+    /// can be cut at.
+    ///
+    /// - Returns: false when `body` stopped the walk.
+    @discardableResult
+    func forEachCluster(_ body: (_ offset: Int32, _ advance: Double) -> Bool) -> Bool {
         let scale = self.scale
-        func add(_ i: Int) {
-            let offset = wordStart + word.clusters[i]
-            let advance = Double(word.advances[i]) * scale
-            if let last = result.last, last.offset == offset {
-                result[result.count - 1].advance += advance
-            } else {
-                result.append((offset, advance))
+        let count = Int(glyphEnd - glyphStart)
+        var k = 0
+        while k < count {
+            let i = word.rightToLeft ? Int(glyphEnd) - 1 - k : Int(glyphStart) + k
+            let cluster = word.clusters[i]
+            var units = word.advances[i]
+            k += 1
+            // Glyphs of one cluster are adjacent in either direction.
+            while k < count {
+                let j = word.rightToLeft ? Int(glyphEnd) - 1 - k : Int(glyphStart) + k
+                guard word.clusters[j] == cluster else { break }
+                units &+= word.advances[j]
+                k += 1
             }
+            if !body(wordStart + cluster, Double(units) * scale) { return false }
         }
-        if word.rightToLeft { for i in indices.reversed() { add(i) } } else { for i in indices { add(i) } }
-        return result
+        return true
     }
 
     /// Cuts the piece at a text offset that starts one of its clusters.

@@ -15,8 +15,12 @@ final class ShapedWord: Sendable {
     let rightToLeft: Bool
     /// Offset where the word's trailing hanging spaces begin (`length` when there are none).
     let trailingSpaceStart: Int32
-    /// Sum of all advances.
-    let totalAdvance: Int32
+    /// `prefixAdvances[i]` is the sum of the advances of glyphs `0..<i`: the width of any
+    /// glyph range in O(1), so cutting a very long word line by line stays linear.
+    let prefixAdvances: [Int64]
+    /// Glyph indices of the trailing hanging spaces (a suffix for left-to-right words, a
+    /// prefix for right-to-left ones, whose glyphs are in visual order).
+    let hangingGlyphs: Range<Int>
 
     init(glyphs: [UInt32], advances: [Int32], xOffsets: [Int32], yOffsets: [Int32], clusters: [Int32],
          length: Int, rightToLeft: Bool, trailingSpaceStart: Int32? = nil) {
@@ -27,9 +31,20 @@ final class ShapedWord: Sendable {
         self.clusters = clusters
         self.length = length
         self.rightToLeft = rightToLeft
-        self.trailingSpaceStart = trailingSpaceStart ?? Int32(length)
-        totalAdvance = advances.reduce(0, &+)
+        let spaceStart = trailingSpaceStart ?? Int32(length)
+        self.trailingSpaceStart = spaceStart
+        var sums = [Int64](repeating: 0, count: advances.count + 1)
+        for (i, advance) in advances.enumerated() { sums[i + 1] = sums[i] + Int64(advance) }
+        prefixAdvances = sums
+        if rightToLeft {
+            hangingGlyphs = 0..<(clusters.firstIndex { $0 < spaceStart } ?? clusters.count)
+        } else {
+            hangingGlyphs = (clusters.lastIndex { $0 < spaceStart }.map { $0 + 1 } ?? 0)..<clusters.count
+        }
     }
+
+    /// Sum of the advances of a glyph range, in font units.
+    func advance(of range: Range<Int>) -> Int64 { prefixAdvances[range.upperBound] - prefixAdvances[range.lowerBound] }
 
     /// The same glyphs with the hanging-space start of the text they were shaped from.
     func with(trailingSpaceStart: Int32) -> ShapedWord {
