@@ -45,6 +45,16 @@ struct FeedCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Stop at once on an interrupt, even when the parent process ignores it: images are
+        // written to temporary names and renamed, so every PGM under its final name is whole.
+        // (A parent may also have blocked them; the mask is inherited across exec.)
+        signal(SIGINT) { _ in _exit(130) }
+        signal(SIGTERM) { _ in _exit(143) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {

@@ -131,4 +131,33 @@ enum TextRenderTool {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
         #expect(!files.contains { $0.hasPrefix(".") })
     }
+
+    @Test func interruptedFeedLeavesNoHalfWrittenImage() throws {
+        let feed = Fixtures.temporaryPath("big.jsonl")
+        let lines = (0..<4000).map { SampleFeed.jsonLine(SampleFeed.post($0)) }.joined(separator: "\n")
+        _ = FileManager.default.createFile(atPath: feed, contents: Data(lines.utf8))
+        let directory = Fixtures.temporaryPath("interrupted")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TextRenderTool.path)
+        process.arguments = ["feed", feed, "--out", directory, "--jobs", "2"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait (without a deadline) until some images exist, then interrupt mid-run.
+        func images() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".pgm") && !$0.hasPrefix(".") }
+        }
+        while images().count < 20, process.isRunning { usleep(20_000) }
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus != 0)
+        let written = images()
+        #expect(written.count >= 20 && written.count < 4000)
+        // Every image under its final name is complete.
+        for name in written {
+            let data = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)"))
+            let bitmap = try Bitmap(pgm: Array(data))
+            #expect(bitmap.width == 750, "\(name)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/layouts.jsonl"))
+    }
 }
