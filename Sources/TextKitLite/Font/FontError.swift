@@ -14,6 +14,8 @@ public struct FontError: Error, Sendable, Equatable, CustomStringConvertible {
         case notAFont(String)
         /// The face index is beyond the number of faces in the file.
         case faceIndexOutOfRange(index: Int, faceCount: Int)
+        /// The "#INDEX" of a font specification is not a number ≥ 0.
+        case invalidFaceIndex(String)
         /// The file is larger than the loader accepts.
         case tooLarge(bytes: Int, limit: Int)
     }
@@ -37,6 +39,7 @@ public struct FontError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAFont(let why): "not a usable font file: \(path) (\(why))"
         case .faceIndexOutOfRange(let index, let count):
             "face index \(index) out of range for \(path): the file has \(count) face\(count == 1 ? "" : "s") (0...\(max(0, count - 1)))"
+        case .invalidFaceIndex(let text): "invalid face index \"\(text)\" for \(path): expected a number ≥ 0 after \"#\""
         case .tooLarge(let bytes, let limit): "font file too large: \(path) (\(bytes) bytes, limit \(limit))"
         }
     }

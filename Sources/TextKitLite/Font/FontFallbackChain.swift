@@ -33,7 +33,7 @@ public struct FontFallbackChain: Sendable, Hashable {
 
     /// Splits "PATH#INDEX" into a path and a face index (0 when there is no "#INDEX").
     ///
-    /// - Throws: `FontError` with `.faceIndexOutOfRange` when INDEX is not a number ≥ 0.
+    /// - Throws: `FontError` with `.invalidFaceIndex` when INDEX is not a number ≥ 0.
     public static func parse(spec: String) throws(FontError) -> (path: String, faceIndex: Int) {
         guard let hash = spec.lastIndex(of: "#") else { return (spec, 0) }
         let path = String(spec[..<hash])
@@ -41,7 +41,7 @@ public struct FontFallbackChain: Sendable, Hashable {
         // A "#" that is part of the file name is kept when a file of that full name exists.
         if FileManager.default.fileExists(atPath: spec) { return (spec, 0) }
         guard let index = Int(indexText), index >= 0 else {
-            throw FontError(path: path, reason: .faceIndexOutOfRange(index: Int(indexText) ?? -1, faceCount: 0))
+            throw FontError(path: path, reason: .invalidFaceIndex(String(indexText)))
         }
         return (path, index)
     }

@@ -131,7 +131,8 @@ enum LineBreaker {
         let points = cutPoints(unit, graphemes: graphemes, limit: width)
         var best = points[0].offset
         for point in points where point.width <= width { best = point.offset }
-        return best
+        // Spaces after the cut hang at the end of this line rather than start the next.
+        return best >= LineAssembler.hangingStart(unit) ? unit[unit.count - 1].end : best
     }
 
     /// Splits a logical sequence of pieces at a text offset (a cut point).

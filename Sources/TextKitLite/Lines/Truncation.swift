@@ -59,9 +59,9 @@ enum Truncation {
         result.pieces = pieces
         result.start = range.lowerBound
         result.end = range.upperBound
-        let width = pieces.reduce(0) { $0 + $1.width }
-        result.hang = 0
-        result.width = width
+        let hang = LineBreaker.trailingHang(pieces)
+        result.hang = hang
+        result.width = pieces.reduce(0) { $0 + $1.width } - hang
         result.isTruncated = true
         return result
     }

@@ -30,7 +30,9 @@ extension Bitmap {
         }
         guard token() == "255" else { throw .invalidPGM("maxval must be 255") }
         index += 1  // the single white-space byte before the raster
-        guard data.count - index >= w * h else { throw .invalidPGM("raster has \(data.count - index) bytes, expected \(w * h)") }
+        let (count, overflow) = w.multipliedReportingOverflow(by: h)
+        guard !overflow, count <= RenderOptions.defaultMaxPixels * 16 else { throw .invalidPGM("image of \(w)×\(h) pixels is too large") }
+        guard data.count - index >= count else { throw .invalidPGM("raster has \(max(0, data.count - index)) bytes, expected \(count)") }
         self.init(width: w, height: h, pixels: Array(data[index..<(index + w * h)]))
     }
 
@@ -48,9 +50,10 @@ extension Bitmap {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw .cannotWrite(path: path, reason: "directory \(directory) does not exist")
         }
+        guard isDirectory.boolValue else { throw .cannotWrite(path: path, reason: "\(directory) is not a directory") }
         let temporary = directory + "/." + url.lastPathComponent + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
             throw .cannotWrite(path: path, reason: "cannot create a file in \(directory) (permission denied or disk full)")
