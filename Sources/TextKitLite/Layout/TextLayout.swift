@@ -68,6 +68,11 @@ public struct TextLayout: Sendable, Codable {
 
     public var lineCount: Int { lines.count }
 
+    /// The same layout over a longer text it was laid out from a prefix of.
+    func replacingText(with full: AttributedText) -> TextLayout {
+        TextLayout(text: full, options: options, lines: lines, size: size, measuredWidth: measuredWidth, isTruncated: isTruncated)
+    }
+
     /// The layout box at the origin.
     public var bounds: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height) }
 

@@ -86,6 +86,26 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         runIndex(at: offset).map { runs[$0].style } ?? baseStyle
     }
 
+    /// A prefix that surely holds `lines` lines at `width` points when the text is longer,
+    /// or nil when the whole text is short enough anyway. It assumes no character narrower
+    /// than a twentieth of an em (the caller checks the prefix really overflowed) and ends on
+    /// a character boundary.
+    func prefixForLines(_ lines: Int, width: Double) -> AttributedText? {
+        let smallest = max(1, runs.map(\.style.size).min() ?? baseStyle.size)
+        let perLine = min(1 << 20, Int(width / (smallest / 20)) + 16)
+        let (limit, overflow) = perLine.multipliedReportingOverflow(by: lines)
+        guard !overflow, limit < utf16.count / 2 else { return nil }
+        var end = string.utf16.index(string.utf16.startIndex, offsetBy: limit)
+        while end < string.endIndex, end.samePosition(in: string) == nil { end = string.utf16.index(after: end) }
+        let prefixString = String(string[..<end])
+        var result = AttributedText(prefixString, style: baseStyle)
+        let count = result.utf16Count
+        for run in runs where run.range.lowerBound < count {
+            result.updateStyle(in: run.range.clamped(to: 0..<count)) { $0 = run.style }
+        }
+        return result
+    }
+
     /// Index of the run holding `offset` (binary search), nil for an empty text.
     func runIndex(at offset: Int) -> Int? {
         guard !runs.isEmpty else { return nil }
