@@ -1,0 +1,34 @@
+// swift-tools-version: 6.1
+// Fuzzing and memory tools for TextKitLite, in their own package so that users of the
+// library never build them. See ../scripts/fuzz.sh and ../scripts/memory.sh.
+//
+//   swift build -c release --scratch-path .build/fuzzer --product LayoutFuzzer \
+//       -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+//   swift build -c release --product FeedGenerator
+import PackageDescription
+
+// A path dependency's identity is its folder's name: whatever the clone is called.
+let library = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "main")
+
+let package = Package(
+    name: "TextKitLiteFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "../"),
+    ],
+    targets: [
+        // The declaration of libFuzzer's driver (LLVMFuzzerRunDriver).
+        .target(name: "CLibFuzzer"),
+        // libFuzzer target: random bytes as text and options through layout and rendering,
+        // with invariants checked on every result (see LayoutFuzzer.swift).
+        .executableTarget(
+            name: "LayoutFuzzer",
+            dependencies: ["CLibFuzzer", .product(name: "TextKitLite", package: library)],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Writes SampleFeed posts as JSON Lines, for scripts/memory.sh.
+        .executableTarget(
+            name: "FeedGenerator",
+            dependencies: [.product(name: "TextKitLite", package: library)],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+    ]
+)

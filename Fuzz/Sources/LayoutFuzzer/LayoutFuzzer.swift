@@ -1,0 +1,376 @@
+import CLibFuzzer
+import Foundation
+@testable import TextKitLite
+
+/// libFuzzer's per-input callback: one input, laid out and rendered, every invariant
+/// checked. A broken invariant is a `fatalError`, which libFuzzer reports as a crash and
+/// saves as `crash-<sha1>`.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    LayoutFuzzer.run(bytes)
+    return 0
+}
+
+/// The process entry point: hands the command line (libFuzzer's flags, corpus folders or
+/// inputs to replay) to libFuzzer's driver.
+@main
+struct LayoutFuzzerMain {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) })
+    }
+}
+
+/// Feeds random bytes through `TextEngine.layout` and `TextRenderer.render`.
+///
+/// The first `FuzzCase.headerSize` bytes choose the width, font size, line limit,
+/// truncation, alignment, direction, line height, insets, scale and pixel limit; the rest
+/// is the text (UTF-8, invalid sequences replaced by U+FFFD). Invariants, each sound for
+/// any input:
+///
+/// 1. Valid options never throw; the same shaped text laid out again gives the same lines
+///    (shape once, break many times).
+/// 2. Every UTF-16 unit of the text is in exactly one line, in order, unless the text was
+///    truncated (then the lines still cover a prefix, in order, within `maxLines`).
+/// 3. A line is no wider than the content width, except a line that cannot be cut (no
+///    grapheme boundary that starts a glyph cluster inside it) or a truncated line no
+///    wider than the token.
+/// 4. Laying out again at the layout's own measured width gives the same lines.
+/// 5. The bitmap is ceil(size × scale) pixels, or the render refuses it with
+///    `bitmapTooLarge` exactly when that exceeds `maxPixels`; rendering is deterministic;
+///    a text without glyphs leaves the background untouched; cancelling after k lines
+///    draws k lines and gives no bitmap.
+/// 6. With the feed flag, the text is parsed as a JSON Lines post (which may fail with a
+///    `FeedLineError`, never crash) and laid out as a feed cell; with the PGM flag, it is
+///    read as a PGM image (an error or a bitmap of width × height pixels, never a trap).
+///
+/// A known, not yet fixed bug can be let through so that a long run explores past it:
+/// `LAYOUT_FUZZER_ALLOW=truncation-hang` (comma-separated ids, see `allowed`).
+enum LayoutFuzzer {
+    static let fonts: FontFallbackChain = {
+        do { return try BundledFonts.chain() } catch { fatalError("bundled fonts: \(error)") }
+    }()
+    static let renderer = TextRenderer(glyphCache: GlyphCache(maxBytes: 16 << 20))
+    static let epsilon = 1e-6
+
+    /// Known bugs a run lets through (`LAYOUT_FUZZER_ALLOW`, comma-separated):
+    /// - `truncation-hang`: start/middle truncation counts the paragraph's trailing spaces
+    ///   in the line's width, so the line overflows the box.
+    static let allowed: Set<String> = Set(
+        (ProcessInfo.processInfo.environment["LAYOUT_FUZZER_ALLOW"] ?? "").split(separator: ",").map(String.init))
+
+    static func run(_ bytes: [UInt8]) {
+        let fuzzCase = FuzzCase(bytes)
+        // A fresh shaped-word cache per input: a crash reproduces from its input alone.
+        let engine = TextEngine(fonts: fonts, shapeCache: ShapeCache(maxEntries: 4096, maxBytes: 4 << 20))
+        switch fuzzCase.mode {
+        case .feedLine:
+            checkFeedLine(fuzzCase.body, engine: engine, width: fuzzCase.options.width)
+            return
+        case .pgm:
+            checkPGM(fuzzCase.body)
+            return
+        case .text:
+            break
+        }
+        let text = fuzzCase.attributedText()
+        let options = fuzzCase.options
+        let layout: TextLayout
+        do {
+            layout = try engine.layout(text, options: options)
+        } catch {
+            fail("valid options rejected: \(error) for \(options)")
+        }
+        checkCoverage(layout)
+        checkWidths(layout)
+        checkRelayout(layout, text: text, engine: engine)
+        checkRender(layout, fuzzCase: fuzzCase)
+    }
+
+    /// Invariant 2.
+    static func checkCoverage(_ layout: TextLayout) {
+        let options = layout.options
+        let count = layout.text.utf16Count
+        let lines = layout.lines
+        if options.maxLines > 0 {
+            require(lines.count <= options.maxLines, "\(lines.count) lines for maxLines \(options.maxLines)")
+        }
+        require(layout.isTruncated == (lines.last?.isTruncated ?? false), "isTruncated disagrees with the last line")
+        require(lines.dropLast().allSatisfy { !$0.isTruncated }, "a line before the last is truncated")
+        for line in lines {
+            require(line.range.lowerBound >= 0 && line.range.upperBound <= count, "line range \(line.range) outside 0..<\(count)")
+        }
+        if !layout.isTruncated {
+            var next = 0
+            for line in lines {
+                require(line.range.lowerBound == next, "line starts at \(line.range.lowerBound), expected \(next)")
+                next = line.range.upperBound
+            }
+            require(next == count, "lines end at \(next) of \(count) units")
+            require(count == 0 || !lines.isEmpty, "no lines for a text of \(count) units")
+        } else if options.maxLines == 1, options.truncation != .end {
+            require(lines.count == 1, "start/middle truncation gave \(lines.count) lines")
+        } else {
+            var next = 0
+            for line in lines {
+                require(line.range.lowerBound == next, "truncated layout: line starts at \(line.range.lowerBound), expected \(next)")
+                next = line.range.upperBound
+            }
+            require(lines.count == options.maxLines, "truncated with \(lines.count) of \(options.maxLines) lines")
+        }
+    }
+
+    /// Invariant 3.
+    static func checkWidths(_ layout: TextLayout) {
+        let options = layout.options
+        let contentWidth = options.width.isFinite ? options.width - options.insets.horizontal : .infinity
+        guard contentWidth.isFinite else { return }
+        let units = layout.text.utf16
+        var boundaries: Set<Int>?
+        for (index, line) in layout.lines.enumerated() {
+            for run in line.runs {
+                require(run.positions.allSatisfy { $0.x.isFinite && $0.y.isFinite }, "line \(index): a glyph position is not finite")
+                require(run.glyphs.count == run.positions.count && run.glyphs.count == run.clusters.count, "line \(index): glyph arrays differ in length")
+            }
+            guard line.frame.width > contentWidth + epsilon else { continue }
+            if line.isTruncated {
+                let tokenWidth = line.runs.filter(\.isTruncationToken).reduce(0) { $0 + $1.width }
+                if allowed.contains("truncation-hang"), options.maxLines == 1, options.truncation != .end { continue }
+                require(line.frame.width <= max(contentWidth, tokenWidth) + epsilon,
+                        "truncated line \(index) is \(line.frame.width) wide: content width \(contentWidth), token \(tokenWidth)")
+                continue
+            }
+            // An over-wide line must be one unbreakable unit: no grapheme boundary that
+            // starts a glyph cluster inside it, apart from hanging spaces at its end.
+            if boundaries == nil { boundaries = graphemeBoundaries(units) }
+            let starts = Set(line.runs.filter { !$0.isTruncationToken }.flatMap { $0.clusters.map(Int.init) })
+            for offset in starts.sorted() where offset > line.range.lowerBound && offset < line.range.upperBound {
+                guard boundaries!.contains(offset) else { continue }
+                let rest = units[offset..<line.range.upperBound]
+                if rest.allSatisfy({ UnicodeProperties.isHangingSpace($0) || isTerminator($0) }) { continue }
+                fail("line \(index) (\(line.range)) is \(line.frame.width) wide for \(contentWidth) but could be cut at \(offset)")
+            }
+        }
+    }
+
+    /// Invariants 1 and 4.
+    static func checkRelayout(_ layout: TextLayout, text: AttributedText, engine: TextEngine) {
+        let options = layout.options
+        let shaped: ShapedText
+        let again: TextLayout
+        do {
+            shaped = try engine.shape(text, direction: options.direction)
+            again = try engine.layout(shaped, options: options)
+        } catch {
+            fail("relayout of a shaped text failed: \(error)")
+        }
+        require(signature(again) == signature(layout), "layout of the shaped text differs from the direct layout")
+
+        guard options.width.isFinite, !layout.isTruncated else { return }
+        let contentWidth = options.width - options.insets.horizontal
+        let widest = layout.measuredWidth - options.insets.horizontal
+        guard widest > epsilon, widest <= contentWidth else { return }
+        var narrower = options
+        narrower.width = layout.measuredWidth
+        do {
+            let relaid = try engine.layout(shaped, options: narrower)
+            require(relaid.lines.map(\.range) == layout.lines.map(\.range),
+                    "relayout at the measured width \(layout.measuredWidth) (from \(options.width)) changed the lines: \(relaid.lines.map(\.range)) vs \(layout.lines.map(\.range))")
+        } catch {
+            fail("relayout at the measured width \(layout.measuredWidth) failed: \(error)")
+        }
+    }
+
+    /// Invariant 5.
+    static func checkRender(_ layout: TextLayout, fuzzCase: FuzzCase) {
+        let options = fuzzCase.renderOptions
+        let exactWidth = layout.size.width * options.scale, exactHeight = layout.size.height * options.scale
+        func matches(_ pixels: Int, _ exact: Double) -> Bool {
+            Double(pixels) >= exact - epsilon && Double(pixels) < exact + 1
+        }
+        let bitmap: Bitmap
+        do {
+            let outcome = try renderer.render(layout, options: options)
+            guard let drawn = outcome.bitmap else { fail("render without cancellation gave no bitmap") }
+            require(outcome.linesDrawn == layout.lineCount, "drew \(outcome.linesDrawn) of \(layout.lineCount) lines")
+            bitmap = drawn
+        } catch .bitmapTooLarge(let width, let height, let limit) {
+            require(matches(width, exactWidth) && matches(height, exactHeight),
+                    "refused a \(width)×\(height) bitmap for \(layout.size) at scale \(options.scale)")
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            require(overflow || pixels > limit, "refused \(width)×\(height) under the limit \(limit)")
+            return
+        } catch {
+            fail("render failed: \(error)")
+        }
+        require(matches(bitmap.width, exactWidth) && matches(bitmap.height, exactHeight),
+                "bitmap \(bitmap.width)×\(bitmap.height) for \(layout.size) at scale \(options.scale)")
+        require(bitmap.pixels.count == bitmap.width * bitmap.height, "pixel count")
+        require(bitmap.width * bitmap.height <= options.maxPixels, "bitmap over the pixel limit")
+        if !options.debug, layout.lines.allSatisfy({ $0.runs.allSatisfy { $0.glyphs.isEmpty } }) {
+            let blank = [UInt8](repeating: options.background, count: bitmap.pixels.count)
+            require(same(bitmap.pixels, blank), "ink without glyphs")
+        }
+        // Deterministic: the second render draws from the glyph cache.
+        guard let second = try? renderer.render(layout, options: options).bitmap else { fail("second render failed") }
+        require(second.width == bitmap.width && second.height == bitmap.height && same(second.pixels, bitmap.pixels),
+                "two renders of one layout differ")
+
+        if let cancelAt = fuzzCase.cancelAfterLines, cancelAt < layout.lineCount {
+            var asked = 0
+            let outcome = try? renderer.render(layout, options: options, isCancelled: {
+                asked += 1
+                return asked > cancelAt + 1  // once before allocating, then before each line
+            })
+            require(outcome?.bitmap == nil && outcome?.linesDrawn == cancelAt,
+                    "cancelled after \(cancelAt) lines: drew \(String(describing: outcome?.linesDrawn))")
+        }
+    }
+
+    /// Invariant 6.
+    static func checkFeedLine(_ bytes: ArraySlice<UInt8>, engine: TextEngine, width: Double) {
+        let post: FeedPost?
+        do {
+            post = try FeedLineParser.parse(bytes, line: 7)
+        } catch {
+            require(error.line == 7 && !error.reason.isEmpty, "feed error without line or reason: \(error)")
+            return
+        }
+        guard let post else {
+            require(bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }, "a non-blank line parsed as blank")
+            return
+        }
+        let precomputer = FeedPrecomputer(engine: engine)
+        let cellWidth = width.isFinite ? max(width, 100) : 375
+        do {
+            let cell = try precomputer.layout(post, width: cellWidth, scale: 1)
+            require(cell.height.isFinite && cell.height > 0, "cell height \(cell.height)")
+        } catch {
+            fail("cell layout of a parsed post failed: \(error)")
+        }
+    }
+
+    /// Invariant 6, PGM images.
+    static func checkPGM(_ bytes: ArraySlice<UInt8>) {
+        guard let bitmap = try? Bitmap(pgm: Array(bytes)) else { return }
+        require(bitmap.width >= 0 && bitmap.height >= 0 && bitmap.pixels.count == bitmap.width * bitmap.height,
+                "PGM read as \(bitmap.width)×\(bitmap.height) with \(bitmap.pixels.count) pixels")
+        require(bitmap.pixels.count <= bytes.count, "more pixels than bytes")
+    }
+
+    // MARK: Helpers
+
+    /// UAX #29 grapheme boundaries (ICU, as the line breaker sees them) of every paragraph.
+    static func graphemeBoundaries(_ units: [UInt16]) -> Set<Int> {
+        var result: Set<Int> = []
+        for paragraph in Paragraphs.split(units) where !paragraph.content.isEmpty {
+            let content = Array(units[paragraph.content])
+            let offsets = content.withUnsafeBufferPointer { UnicodeProperties.graphemeBoundaries($0) }
+            for offset in offsets { result.insert(paragraph.content.lowerBound + Int(offset)) }
+        }
+        return result
+    }
+
+    /// Byte equality through `memcmp` (an element loop would be traced by the fuzzer's
+    /// instrumentation, pixel by pixel).
+    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.count == b.count && a.withUnsafeBytes { x in b.withUnsafeBytes { y in
+            a.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, a.count) == 0
+        } }
+    }
+
+    static func isTerminator(_ unit: UInt16) -> Bool {
+        [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(unit)
+    }
+
+    /// What must not change when the same text is laid out again with the same options.
+    static func signature(_ layout: TextLayout) -> [String] {
+        layout.lines.map { "\($0.range) \($0.frame) \($0.baseline) \($0.isTruncated) \($0.runs.map(\.glyphs))" }
+            + ["\(layout.size) \(layout.measuredWidth) \(layout.isTruncated)"]
+    }
+
+    static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fail(message()) }
+    }
+
+    static func fail(_ message: String) -> Never {
+        fatalError("LayoutFuzzer invariant: \(message)")
+    }
+}
+
+/// Options and text decoded from a fuzzer input.
+struct FuzzCase {
+    static let headerSize = 8
+
+    let options: LayoutOptions
+    let renderOptions: RenderOptions
+    let style: TextStyle
+    /// A second style for the second half of the text, when the input asks for two runs.
+    let secondStyle: TextStyle?
+    let cancelAfterLines: Int?
+    /// What the body is: a text to lay out (almost always), a feed line or a PGM image.
+    enum Mode { case text, feedLine, pgm }
+    let mode: Mode
+    let body: ArraySlice<UInt8>
+
+    init(_ bytes: [UInt8]) {
+        var header = Array(bytes.prefix(Self.headerSize))
+        header += [UInt8](repeating: 0, count: Self.headerSize - header.count)
+        body = bytes.dropFirst(Self.headerSize)
+
+        // Mostly text sizes (1–35 points), sometimes display sizes (40–133).
+        let size = header[1] < 224 ? 1 + Double(header[1]) * 0.15 : 40 + Double(header[1] - 224) * 3
+        let languages: [String?] = [nil, nil, "zh", "ja", "ar", "en", "ko", "he"]
+        style = TextStyle(size: size, language: languages[Int(header[6] >> 5)])
+        let hasSecondStyle = header[3] >= 0xC0
+        secondStyle = hasSecondStyle
+            ? TextStyle(size: size * 1.7 + 1, ink: 90, link: "https://example.com", language: languages[Int(header[6] >> 5) ^ 2])
+            : nil
+
+        let inset = Double(header[6] & 3) * 3
+        let insets = EdgeInsets(all: inset)
+        var width = header[0] == 0xFF ? Double.infinity : 1 + Double(header[0]) * 2
+        if width <= insets.horizontal { width = insets.horizontal + 1 }
+        let lineLimit = Int(header[2] & 0x0F)
+        let tokens: [AttributedText?] = [
+            nil, nil, nil, nil, nil, nil, nil, nil,
+            AttributedText("…全文", style: TextStyle(size: size, ink: 60)), AttributedText("…全文", style: style),
+            AttributedText("... more", style: TextStyle(size: size * 0.8)), AttributedText("... more", style: style),
+            AttributedText("…", style: TextStyle(size: size * 3)), AttributedText(""),
+            AttributedText("…المزيد", style: style), AttributedText("👀", style: style),
+        ]
+        let lineHeightModes: [LineHeightMode] = [.natural, .natural, .uniform, .fixed(size * 1.2 + 1)]
+        let multiples = [1.0, 1.0, 0.5, 2.5]
+        let spacings = [0.0, 0.0, 0.0, 2.0, -3.0, 10.0, 0.0, 0.5]
+        options = LayoutOptions(
+            width: width,
+            maxLines: lineLimit < 6 ? 0 : lineLimit - 5,
+            truncation: TruncationMode.allCases[Int(header[3]) % 3],
+            truncationToken: tokens[Int(header[2] >> 4)],
+            alignment: TextAlignment.allCases[Int(header[3] / 3) % 5],
+            lineHeightMultiple: multiples[Int(header[4] / 12) % 4],
+            lineSpacing: spacings[Int(header[6] >> 2) & 7],
+            lineHeightMode: lineHeightModes[Int(header[4] / 3) % 4],
+            insets: insets,
+            direction: ParagraphDirection.allCases[Int(header[4]) % 3])
+
+        let scales = [0.25, 0.5, 1, 1, 1.5, 2, 0.75, 3]
+        let limits = [1 << 20, 1 << 18, 1 << 16, 4 << 20]
+        renderOptions = RenderOptions(
+            scale: scales[Int(header[5] & 7)], background: header[5] & 0x10 != 0 ? 128 : 255,
+            debug: header[5] & 8 != 0, maxPixels: limits[Int(header[7] & 3)])
+        let cancel = Int(header[5] >> 5)
+        cancelAfterLines = cancel < 5 ? nil : cancel - 5
+        mode = header[7] == 0xFE ? .feedLine : header[7] == 0xFD ? .pgm : .text
+    }
+
+    /// The body as text (invalid UTF-8 repaired), in one or two style runs.
+    func attributedText() -> AttributedText {
+        let string = String(decoding: body, as: UTF8.self)
+        guard let secondStyle else { return AttributedText(string, style: style) }
+        let middle = string.index(string.startIndex, offsetBy: string.count / 2)
+        return AttributedText([(String(string[..<middle]), style), (String(string[middle...]), secondStyle)])
+    }
+}
