@@ -1,0 +1,3 @@
+// HarfBuzz for the raw-shaping floor benchmark (the library's CHarfBuzz stays internal).
+#include <hb.h>
+#include <hb-ot.h>

@@ -1,0 +1,114 @@
+import Foundation
+import TextKitLite
+
+/// Everything the figures need, built once (not measured): the warm engine, a precomputer
+/// that has laid out the feed, the cells, a renderer with a warm glyph cache, the raw
+/// HarfBuzz plans, and the two pools.
+public final class FeedFixture {
+    public let posts: [FeedPost]
+    /// Shaped-word cache holding every word of the feed.
+    public let warmEngine: TextEngine
+    /// Has laid out every post at 375 pt (full height cache).
+    public let laidOut: FeedPrecomputer
+    public let cells: [CellLayout]
+    /// Glyph cache holding every glyph of the feed at 2×.
+    public let warmRenderer: CellRenderer
+    public let harfBuzz: RawHarfBuzz
+    public let plans: [RawHarfBuzz.Plan]
+    public let oneWorker = RenderQueuePool(workerCount: 1, label: "bench.pool1")
+    public let twoWorkers = RenderQueuePool(workerCount: 2, label: "bench.pool2")
+
+    public init(posts: [FeedPost] = Feed.posts) {
+        self.posts = posts
+        warmEngine = LayoutWorkloads.warmEngine(posts)
+        laidOut = LayoutWorkloads.laidOutPrecomputer(posts, engine: warmEngine)
+        cells = RenderWorkloads.cells(posts, engine: warmEngine)
+        warmRenderer = RenderWorkloads.warmRenderer(cells)
+        harfBuzz = RawHarfBuzz()
+        plans = posts.map(harfBuzz.plan)
+    }
+}
+
+/// One measurement: wall-clock and CPU nanoseconds per unit (post, hit or layout). CPU
+/// time is the measuring thread's for single-threaded work and the whole process's for
+/// the parallel runs; on a shared machine it is the steadier of the two.
+public struct Figure: Sendable {
+    public var wall = 0.0
+    public var cpu = 0.0
+}
+
+/// One round of every figure, measured back to back so that ratios compare like with like.
+public struct FeedRound: Sendable {
+    public var measureCold = Figure()
+    public var measureWarmWords = Figure()
+    /// Per hit.
+    public var heightCacheHit = Figure()
+    public var relayoutNewWidth = Figure()
+    public var renderCell2x = Figure()
+    public var rawHarfBuzz = Figure()
+    /// Process CPU time: contention shows as more CPU per post with two workers; other
+    /// load on the machine does not.
+    public var precompute1 = Figure()
+    public var precompute2 = Figure()
+    public var layoutRender1 = Figure()
+    public var layoutRender2 = Figure()
+    /// Per layout of the single post.
+    public var mixedPostWarm = Figure()
+    public var mixedPostCold = Figure()
+    public var checksum = 0.0
+
+    /// Measures a round.
+    ///
+    /// - Parameters:
+    ///   - hitLoops: how many times the height-cache pass over the feed is repeated.
+    ///   - mixedRepeats: layouts of the single mixed post with the warm engine (a quarter as
+    ///     many with new engines).
+    public static func measure(_ fixture: FeedFixture, hitLoops: Int = 20, mixedRepeats: Int = 200) -> FeedRound {
+        var round = FeedRound()
+        var sink = 0.0
+        func measure(units: Int, process: Bool = false, _ body: () -> Double) -> Figure {
+            let cpuClock = process ? processCPUTime : threadCPUTime
+            let cpu = cpuClock()
+            let (value, ns) = timed(body)
+            let cpuNs = cpuClock() - cpu
+            sink += value
+            return Figure(wall: Double(ns) / Double(units), cpu: Double(cpuNs) / Double(units))
+        }
+        let n = fixture.posts.count
+        round.rawHarfBuzz = measure(units: n) { Double(fixture.harfBuzz.shapeAll(fixture.plans) & 0xffff) }
+        round.measureCold = measure(units: n) { LayoutWorkloads.measureCold(fixture.posts) }
+        round.measureWarmWords = measure(units: n) { LayoutWorkloads.measureWarmWords(fixture.posts, engine: fixture.warmEngine) }
+        round.heightCacheHit = measure(units: n * hitLoops) {
+            (0..<hitLoops).reduce(0.0) { t, _ in t + LayoutWorkloads.heightCacheHits(fixture.posts, precomputer: fixture.laidOut) }
+        }
+        let relayout = Feed.precomputer(fixture.warmEngine)
+        sink += LayoutWorkloads.layoutAll(fixture.posts, with: relayout)
+        round.relayoutNewWidth = measure(units: n) { LayoutWorkloads.relayoutNarrow(fixture.posts, precomputer: relayout) }
+        round.renderCell2x = measure(units: n) { Double(RenderWorkloads.renderAll(fixture.cells, with: fixture.warmRenderer) & 0xffff) }
+        round.precompute1 = measure(units: n, process: true) { ParallelWorkloads.precompute(fixture.posts, pool: fixture.oneWorker) }
+        round.precompute2 = measure(units: n, process: true) { ParallelWorkloads.precompute(fixture.posts, pool: fixture.twoWorkers) }
+        round.layoutRender1 = measure(units: n, process: true) {
+            Double(ParallelWorkloads.layoutAndRender(fixture.posts, pool: fixture.oneWorker, engine: fixture.warmEngine,
+                                                     renderer: fixture.warmRenderer) & 0xffff)
+        }
+        round.layoutRender2 = measure(units: n, process: true) {
+            Double(ParallelWorkloads.layoutAndRender(fixture.posts, pool: fixture.twoWorkers, engine: fixture.warmEngine,
+                                                     renderer: fixture.warmRenderer) & 0xffff)
+        }
+        round.mixedPostWarm = measure(units: mixedRepeats) {
+            (0..<mixedRepeats).reduce(0.0) { t, _ in t + LayoutWorkloads.layoutMixedPost(engine: fixture.warmEngine) }
+        }
+        let coldRepeats = max(1, mixedRepeats / 4)
+        round.mixedPostCold = measure(units: coldRepeats) {
+            (0..<coldRepeats).reduce(0.0) { t, _ in t + LayoutWorkloads.layoutMixedPost(engine: Feed.coldEngine()) }
+        }
+        round.checksum = sink
+        return round
+    }
+}
+
+/// The machine's load, to tell a disturbed run (other builds) from a quiet one.
+public func loadAverage() -> String {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+        .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+}

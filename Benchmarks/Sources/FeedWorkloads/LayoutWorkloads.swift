@@ -1,0 +1,74 @@
+import TextKitLite
+
+/// Measuring the feed: the work a list does ahead of scrolling. Each function returns a
+/// checksum (the sum of cell heights) so that the optimizer cannot drop the work.
+public enum LayoutWorkloads {
+    /// Lays out every post once through `precomputer` at `width`, 2×.
+    ///
+    /// - Returns: the sum of the cell heights.
+    public static func layoutAll(_ posts: [FeedPost], with precomputer: FeedPrecomputer,
+                                 width: Double = Feed.width) -> Double {
+        var total = 0.0
+        for post in posts {
+            do {
+                total += try precomputer.layout(post, width: width, scale: Feed.scale).height
+            } catch {
+                fatalError("layout of \(post.id): \(error)")
+            }
+        }
+        return total
+    }
+
+    /// measureCold: a new engine (new shaped-word cache over the loaded fonts), a new
+    /// height cache, every post laid out once.
+    public static func measureCold(_ posts: [FeedPost] = Feed.posts) -> Double {
+        layoutAll(posts, with: Feed.precomputer(Feed.coldEngine()))
+    }
+
+    /// measureWarmWords: the engine (and so its shaped-word cache) is reused, but the
+    /// precomputer is new: shaped texts and heights are computed again; words are looked
+    /// up in the engine's cache instead of shaped.
+    public static func measureWarmWords(_ posts: [FeedPost] = Feed.posts, engine: TextEngine) -> Double {
+        layoutAll(posts, with: Feed.precomputer(engine))
+    }
+
+    /// An engine whose shaped-word cache holds every word of `posts`.
+    public static func warmEngine(_ posts: [FeedPost] = Feed.posts) -> TextEngine {
+        let engine = Feed.coldEngine()
+        _ = layoutAll(posts, with: Feed.precomputer(engine))
+        return engine
+    }
+
+    /// A precomputer that has laid out every post at `Feed.width` (its height cache is full).
+    public static func laidOutPrecomputer(_ posts: [FeedPost] = Feed.posts, engine: TextEngine) -> FeedPrecomputer {
+        let precomputer = Feed.precomputer(engine)
+        _ = layoutAll(posts, with: precomputer)
+        return precomputer
+    }
+
+    /// heightCacheHit: every post looked up again at the width it was laid out at. Each
+    /// lookup hashes the post (id and content) and the key, and hits.
+    public static func heightCacheHits(_ posts: [FeedPost] = Feed.posts, precomputer: FeedPrecomputer) -> Double {
+        layoutAll(posts, with: precomputer)
+    }
+
+    /// relayoutNewWidth, the part that is measured: `precomputer` has laid the posts out at
+    /// 375 pt; this lays them out at 320 pt (height-cache misses, shaped-text cache hits:
+    /// lines are broken again, nothing is shaped).
+    public static func relayoutNarrow(_ posts: [FeedPost] = Feed.posts, precomputer: FeedPrecomputer) -> Double {
+        layoutAll(posts, with: precomputer, width: Feed.narrowWidth)
+    }
+
+    /// Layout of the 140-character mixed post at 375 pt with `engine` (warm when reused,
+    /// cold when new).
+    ///
+    /// - Returns: the layout's height.
+    public static func layoutMixedPost(engine: TextEngine) -> Double {
+        do {
+            let text = AttributedText(Feed.mixedPost, style: Feed.mixedPostStyle)
+            return try engine.layout(text, options: LayoutOptions(width: Feed.width)).size.height
+        } catch {
+            fatalError("layout of the mixed post: \(error)")
+        }
+    }
+}

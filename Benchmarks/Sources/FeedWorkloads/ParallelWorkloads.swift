@@ -1,0 +1,58 @@
+import Dispatch
+import Synchronization
+import TextKitLite
+
+/// The feed on one worker versus two: the same work through `RenderQueuePool`s of
+/// different sizes.
+public enum ParallelWorkloads {
+    /// Precompute of the feed with cold caches (new engine, new height cache) through
+    /// `FeedPrecomputer.precompute` on `pool`'s workers, delivered in order to this thread.
+    ///
+    /// - Returns: the sum of the cell heights.
+    public static func precompute(_ posts: [FeedPost] = Feed.posts, pool: RenderQueuePool) -> Double {
+        let precomputer = Feed.precomputer(Feed.coldEngine())
+        var total = 0.0
+        precomputer.precompute(posts, width: Feed.width, scale: Feed.scale, pool: pool) { post, result in
+            switch result {
+            case .success(let cell): total += cell.height
+            case .failure(let error): fatalError("layout of \(post.id): \(error)")
+            }
+        }
+        return total
+    }
+
+    /// Layout and render throughput: one pool job per post lays it out (fresh precomputer
+    /// over a warm engine: words cached, lines and cells computed) and draws the cell at 2×
+    /// (warm glyph cache). Waits for all jobs.
+    ///
+    /// - Returns: a checksum of the bitmaps.
+    public static func layoutAndRender(_ posts: [FeedPost] = Feed.posts, pool: RenderQueuePool, engine: TextEngine,
+                                       renderer: CellRenderer) -> Int {
+        let precomputer = Feed.precomputer(engine)
+        let group = DispatchGroup()
+        let options = RenderOptions(scale: Feed.scale)
+        let sink = Sink()
+        for post in posts {
+            group.enter()
+            pool.submit(priority: .visible) {
+                do {
+                    let cell = try precomputer.layout(post, width: Feed.width, scale: Feed.scale)
+                    guard let bitmap = try renderer.render(cell, options: options) else { fatalError("cancelled") }
+                    sink.add(bitmap.width &+ bitmap.height &+ Int(bitmap.pixels[bitmap.pixels.count / 2]))
+                } catch {
+                    fatalError("\(post.id): \(error)")
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        return sink.value
+    }
+
+    /// A thread-safe checksum accumulator.
+    final class Sink: Sendable {
+        private let total = Atomic<Int>(0)
+        func add(_ value: Int) { total.wrappingAdd(value, ordering: .relaxed) }
+        var value: Int { total.load(ordering: .relaxed) }
+    }
+}
