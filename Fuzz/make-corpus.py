@@ -33,6 +33,7 @@ CASES = {
     "spaces-justify": (header(width=50, align=4, inset=2, spacing=4), "   leading   and trailing   spaces   between  words   "),
     "start-truncation": (header(width=40, lines=1, trunc=1, token=10), "The quick brown fox jumps over the lazy dog again and again"),
     "cancel-uniform": (header(width=30, lh=2, cancel=1, mult=2), "one two three four five six seven eight nine ten"),
+    "maxlines-prefix-bidi": (header(width=50, lines=2), " ".join(str(i) for i in range(300)) + " مرحبا بالعالم"),
 }
 
 if __name__ == "__main__":

@@ -132,6 +132,7 @@ import Testing
 
     @Test(arguments: [
         (#"{"id": 1, "text": "unterminated"#, "bad JSON"),
+        (#"{"id": 1, "text": "lone \ud800 surrogate"}"#, "bad JSON"),
         (#"not json"#, "bad JSON"),
         (#"[1, 2]"#, "expected a JSON object"),
         (#"{"id": 1, "text": 42}"#, "\"text\" must be a string"),
@@ -310,6 +311,7 @@ import Testing
             (Array("P5\n-1 1\n255\n\0".utf8), "not a binary PGM image: bad width or height"),
             (Array("P5\n1 1\n65535\n\0\0".utf8), "not a binary PGM image: maxval must be 255"),
             (Array("P5\n4 4\n255\n\0\0".utf8), "not a binary PGM image: raster has 2 bytes, expected 16"),
+            (Array("P5\n4294967296 4294967296\n255\n\0\0".utf8), "not a binary PGM image: image of 4294967296×4294967296 pixels is too large"),
         ]
         for (data, message) in cases {
             #expect(Self.error(RenderError.self) { _ = try Bitmap(pgm: data) }?.description == message)
@@ -353,6 +355,8 @@ import Testing
                     message: "Error: font file is empty: \(f("empty.ttf"))"),
             CLICase(arguments: ["render", "x", "--font", Files.twoFaces + "#2", "--json"], status: 1,
                     message: "Error: face index 2 out of range for \(Files.twoFaces): the file has 2 faces (0...1)"),
+            CLICase(arguments: ["render", "x", "--font", Files.twoFaces + "#abc", "--json"], status: 1,
+                    message: "Error: invalid face index \"abc\" for \(Files.twoFaces): expected a number ≥ 0 after \"#\""),
             CLICase(arguments: ["render", "x", "--json"], status: 1, message: "Error: font file not found: /nonexistent-fonts/DejaVuSans.ttf",
                     environment: [BundledFonts.environmentVariable: "/nonexistent-fonts"]),
             CLICase(arguments: ["render", "中文", "--font", Files.twoFaces, "--json"], status: 0, message: "\"lineCount\" : 1"),
@@ -403,7 +407,7 @@ import Testing
             CLICase(arguments: ["render", "x", "--output", "/proc/x.pgm"], status: 1,
                     message: "Error: cannot write /proc/x.pgm: cannot create a file in /proc (permission denied or disk full)"),
             CLICase(arguments: ["render", "x", "--output", f("plain-file") + "/x.pgm"], status: 1,
-                    message: "Error: cannot write \(f("plain-file"))/x.pgm"),
+                    message: "Error: cannot write \(f("plain-file"))/x.pgm: \(f("plain-file")) is not a directory"),
             CLICase(arguments: ["feed", "--out", f("plain-file") + "/out"], stdin: [], status: 1,
                     message: "Error: cannot create output directory \(f("plain-file"))/out"),
             CLICase(arguments: ["render", "x", "--output", f("x.png")], status: 64, message: "the file name must end in .pgm"),

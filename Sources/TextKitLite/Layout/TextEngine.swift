@@ -48,7 +48,12 @@ public final class TextEngine: Sendable {
         try options.validate()
         // With a line limit, shape only a prefix long enough for one line more than shown
         // (so truncation is still detected): a 10 MB text cut at 3 lines costs 3 lines.
-        if options.maxLines > 0, options.width.isFinite, let prefix = text.prefixForLines(options.maxLines + 1, width: options.width) {
+        // Only for left-to-right text, whose bidi levels cannot depend on what follows the
+        // prefix (a neutral before the cut would resolve against later strong characters).
+        if options.maxLines > 0, options.width.isFinite, options.direction != .rightToLeft,
+           let prefix = text.prefixForLines(options.maxLines + 1, width: options.width),
+           prefix.utf16.withUnsafeBufferPointer({ !UnicodeProperties.mayNeedBidi($0) }),
+           options.direction == .leftToRight || UnicodeProperties.lastParagraphHasStrongCharacter(prefix.utf16) {
             let partial = try layout(shape(prefix, direction: options.direction), options: options)
             if partial.isTruncated { return partial.replacingText(with: text) }
         }
