@@ -454,22 +454,6 @@ import Testing
 
     /// `TextRenderTool.run` with extra environment variables.
     static func runTool(_ arguments: [String], stdin: Data?, environment: [String: String]) throws -> TextRenderTool.Result {
-        guard !environment.isEmpty else { return try TextRenderTool.run(arguments, stdin: stdin) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TextRenderTool.path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return TextRenderTool.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                                     stderr: String(decoding: errData, as: UTF8.self))
+        try TextRenderTool.run(arguments, stdin: stdin, environment: environment)
     }
 }
