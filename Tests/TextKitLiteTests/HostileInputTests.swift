@@ -332,11 +332,10 @@ import Testing
     /// shown). It must give the lines the whole text gets: UAX #9 takes the paragraph
     /// direction from the paragraph's first strong character (rule P2), and the level of
     /// neutrals from the next strong character (N1), either of which may lie past the prefix.
-    @Test(
-          arguments: [
-              (0..<300).map(String.init).joined(separator: " ") + " مرحبا بالعالم",
-              "אבג abc" + String(repeating: " -", count: 400) + " def",
-          ])
+    @Test(arguments: [
+        (0..<300).map(String.init).joined(separator: " ") + " مرحبا بالعالم",
+        "אבג abc" + String(repeating: " -", count: 400) + " def",
+    ])
     func maxLinesPrefixGivesTheLinesOfTheWholeText(_ text: String) throws {
         let engine = Fixtures.engine
         let attributed = AttributedText(text, style: TextStyle(size: 17))
