@@ -3,7 +3,8 @@
 // library never build them. See ../scripts/fuzz.sh and ../scripts/memory.sh.
 //
 //   swift build -c release --scratch-path .build/fuzzer --product LayoutFuzzer \
-//       -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+//       -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing -Xswiftc -use-ld=lld
+//   (what scripts/fuzz.sh does; lld because gold warns about an ASan symbol)
 //   swift build -c release --product FeedGenerator
 import PackageDescription
 

@@ -3,10 +3,7 @@
 # bounded time over the seed corpus in Fuzz/corpus/.
 #
 #   scripts/fuzz.sh [SECONDS]        default 60; extra libFuzzer flags in $FUZZ_FLAGS
-#   scripts/fuzz.sh --replay FILE…   run saved inputs once (a crash reproducer, a corpus)
-#
-# A known bug that is not fixed yet can be let through, so that a run explores past it:
-# LAYOUT_FUZZER_ALLOW=glued-spaces scripts/fuzz.sh (ids in Fuzz/Sources/LayoutFuzzer).
+#   scripts/fuzz.sh --replay FILE…   run saved inputs once (crash reproducers, Fuzz/corpus/*)
 #
 # Exits non-zero when an input breaks an invariant, traps, trips AddressSanitizer, runs
 # over 10 s or over 2 GB; the input is saved as Fuzz/.build/artifacts/crash-<sha1> (or
@@ -15,6 +12,7 @@
 # Per-input leak checks are off (-detect_leaks=0): the font, word and glyph caches make
 # every input look like a leak candidate, and rerunning each one halves the speed.
 set -euo pipefail
+caller="$PWD"
 cd "$(dirname "$0")/../Fuzz"
 export PATH="$PATH:/opt/swift/usr/bin"
 
@@ -25,10 +23,14 @@ fuzzer=.build/fuzzer/release/LayoutFuzzer
 # Swift's crash backtracer and AddressSanitizer do not mix (ASan reports the backtracer's
 # own memory reads); libFuzzer prints the stack itself.
 export SWIFT_BACKTRACE=enable=no
+# Same hash seeds in every process: with a fixed -seed, a run explores the same inputs.
+export SWIFT_DETERMINISTIC_HASHING=1
 
 if [[ "${1:-}" == "--replay" ]]; then
     shift
-    exec "$fuzzer" -rss_limit_mb=2048 -timeout=10 "$@"
+    inputs=()
+    for input in "$@"; do [[ "$input" == [/-]* ]] && inputs+=("$input") || inputs+=("$caller/$input"); done
+    exec "$fuzzer" -rss_limit_mb=2048 -timeout=10 "${inputs[@]}"
 fi
 
 seconds="${1:-60}"

@@ -77,8 +77,7 @@ import Testing
         try render(head, scale: 2)
     }
 
-    @Test(
-          .timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(2)))
     func tenMegabyteTextWithMaxLinesIsBounded() throws {
         // Left-to-right text: a line-limited layout shapes only a prefix. (Text with
         // right-to-left characters is laid out whole: its bidi levels may depend on the rest.)
@@ -255,7 +254,10 @@ import Testing
         for (index, line) in layout.lines.enumerated()
         where line.range.lowerBound > 0 && line.range.lowerBound < units.count
             && !terminators.contains(units[line.range.lowerBound - 1]) {
-            #expect(!UnicodeProperties.isHangingSpace(units[line.range.lowerBound]),
+            // The line's first glyph cluster: white space with a mark on it is visible.
+            let start = line.range.lowerBound
+            let clusterEnd = line.runs.flatMap(\.clusters).map(Int.init).filter { $0 > start }.min() ?? line.range.upperBound
+            #expect(!units[start..<min(clusterEnd, line.range.upperBound)].allSatisfy(UnicodeProperties.isHangingSpace),
                     "line \(index) \(line.range) starts with white space", sourceLocation: sourceLocation)
         }
     }
@@ -305,9 +307,9 @@ import Testing
     /// header [50, 107, 0, 12, 0, 2, 18, 0] (width 101, inset 6, 17.05 points, justified,
     /// line spacing −3) then the UTF-8 of U+07CB, 128 tabs, NUL, "s" (fourth case);
     /// dcd97fb1 is [1, 0, 0, 0, 77, 9, 9, 44] then "I))\t,I" (content width 1, 1 point,
-    /// right-to-left; last case).
-    @Test(.disabled("bug: emergency breaks cut white space glued to the next character into lines that start with it or hold only it (fuzzer crashes 22e0bd5c, dc971d0d, dcd97fb1)"),
-          arguments: [
+    /// right-to-left; last case). Fixed: white space hangs wherever the line is cut, and
+    /// a unit that does not fit leaves its leading white space hanging on the line before.
+    @Test(arguments: [
               ("x" + String(repeating: " ", count: 30) + "」", 40.0, 17.0, ParagraphDirection.auto),
               ("Hello" + String(repeating: " ", count: 20) + "」", 40, 17, .auto),
               ("ok " + String(repeating: "\t", count: 12) + "」", 40, 17, .auto),
@@ -315,6 +317,9 @@ import Testing
               ("G\u{202E}e" + String(repeating: "\t", count: 12) + ",", 89, 17.05, .auto),
               ("ภาษ" + String(repeating: "\t", count: 9) + "\u{094D}aess bces", 89, 17.05, .auto),
               ("I))\t,I", 1, 1, .rightToLeft),
+              // Crash 3ce684b0: tab + U+0353 is one glyph cluster (a visible mark on a
+              // space), glued to U+FFFD: it cannot be cut, so it starts the next line.
+              ("\u{FFFD}\t\u{0353}", 1, 1.6, .auto),
           ])
     func fuzzCrash22e0bd5cGluedWhiteSpaceStaysOnTheLineBefore(
         _ text: String, _ width: Double, _ size: Double, _ direction: ParagraphDirection
@@ -347,5 +352,65 @@ import Testing
             #expect(direct.lines.map(\.frame) == whole.lines.map(\.frame), "maxLines \(maxLines)")
             #expect(direct.lines.map { $0.runs.map(\.range) } == whole.lines.map { $0.runs.map(\.range) }, "maxLines \(maxLines): visual order")
         }
+    }
+
+    /// Fuzzer crash 4a2b681b (LayoutFuzzer, 2026-11-22): the `maxLines` prefix shortcut
+    /// shapes leading neutral characters (U+FFFD, a combining mark, flags: script Common or
+    /// Inherited) with no script, while the whole text gives them the paragraph's first real
+    /// script (here NKo, past the prefix), so the first line's glyphs differ: [5372, 693]
+    /// against [693, 5372]. Reproducer bytes (`scripts/fuzz.sh --replay FILE`, minimized):
+    /// the array below; its header means width 21, inset 6, 61 points, 3 lines, two styles.
+    @Test(arguments: [false, true])
+    func fuzzCrash4a2b681bPrefixKeepsTheScriptOfLeadingNeutrals(_ fromFuzzer: Bool) throws {
+        let reproducer: [UInt8] = [
+            10, 231, 136, 204, 129, 204, 130, 204, 131, 204, 132, 204, 204, 204, 204, 204, 204, 255, 255,
+            255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+            255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+            255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 137, 129, 130, 131, 204, 255, 255, 255, 255,
+            255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 165, 159, 135, 179, 240, 159, 135,
+            186, 16, 96, 137, 154, 223, 141, 0, 4, 0, 16, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 0,
+            167, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 79, 49, 48, 52, 54, 41, 32, 116, 119, 111, 32,
+            116, 4, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 114, 32,
+            102, 101, 32, 116, 101, 114, 97, 255, 255, 255, 255, 255, 255, 101, 32, 116, 101, 114, 97, 255,
+            255, 255, 255, 255,
+        ]
+        let text = fromFuzzer
+            ? String(decoding: reproducer.dropFirst(8), as: UTF8.self)
+            : "\u{FFFD}\u{0304}" + String(repeating: "🇨🇳", count: 75) + " ߍߍ abc def"
+        let attributed = AttributedText(text, style: TextStyle(size: 61, language: fromFuzzer ? "ar" : nil))
+        let options = LayoutOptions(width: 21, maxLines: 3, insets: EdgeInsets(all: 6))
+        let direct = try Fixtures.engine.layout(attributed, options: options)
+        let whole = try Fixtures.engine.layout(try Fixtures.engine.shape(attributed), options: options)
+        #expect(direct.lines.map(\.range) == whole.lines.map(\.range))
+        #expect(direct.lines.map { $0.runs.map(\.glyphs) } == whole.lines.map { $0.runs.map(\.glyphs) })
+    }
+
+    /// Fuzzer crashes 7200ed57, f3aa06b4, 19fff06a and dd0b0da0 (LayoutFuzzer, 2026-11-22):
+    /// with `maxLines` 1 and start or middle truncation, the line must end with the end of
+    /// the text, but the `maxLines` prefix shortcut shows the end of the prefix, cut in the
+    /// middle of a word ("…70 word71 word72 w" for a text that ends "word199 THE END").
+    /// Reproducer bytes of 7200ed57 (`scripts/fuzz.sh --replay FILE`): the array below
+    /// (header: width 1, 11.2 points, 1 line, start truncation).
+    @Test(arguments: [TruncationMode.start, .middle])
+    func fuzzCrash7200ed57StartTruncationShowsTheEndOfTheText(_ truncation: TruncationMode) throws {
+        let text = (0..<200).map { "word\($0)" }.joined(separator: " ") + " THE END"
+        let layout = try Fixtures.engine.layout(AttributedText(text, style: TextStyle(size: 17)),
+                                                options: LayoutOptions(width: 200, maxLines: 1, truncation: truncation))
+        let line = try #require(layout.lines.first)
+        #expect(line.range.upperBound == text.utf16.count)
+        #expect(Fixtures.lineTexts(layout).first?.hasSuffix("THE END") == true, "\(Fixtures.lineTexts(layout))")
+
+        let reproducer: [UInt8] = [
+            0, 68, 70, 1, 0, 0, 0, 0, 0, 239, 16, 75, 97, 105, 83, 104, 111, 121, 45, 83, 66, 32, 2, 32, 58,
+            0, 168, 30, 111, 110, 101, 32, 116, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 148,
+            0, 0, 0, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98, 98,
+            98, 98, 128, 13, 185, 101, 102, 11, 185, 32, 240, 159, 145, 169, 116, 114, 98, 16, 238, 32, 116,
+            97,
+        ]
+        let fuzzText = AttributedText(String(decoding: reproducer.dropFirst(8), as: UTF8.self), style: TextStyle(size: 11.2))
+        let options = LayoutOptions(width: 1, maxLines: 1, truncation: truncation)
+        let direct = try Fixtures.engine.layout(fuzzText, options: options)
+        let whole = try Fixtures.engine.layout(try Fixtures.engine.shape(fuzzText), options: options)
+        #expect(direct.lines.map(\.range) == whole.lines.map(\.range))
     }
 }

@@ -48,16 +48,32 @@ public final class TextEngine: Sendable {
         try options.validate()
         // With a line limit, shape only a prefix long enough for one line more than shown
         // (so truncation is still detected): a 10 MB text cut at 3 lines costs 3 lines.
-        // Only for left-to-right text, whose bidi levels cannot depend on what follows the
-        // prefix (a neutral before the cut would resolve against later strong characters).
-        if options.maxLines > 0, options.width.isFinite, options.direction != .rightToLeft,
+        if options.maxLines > 0, options.width.isFinite, options.truncation == .end,
+           options.direction != .rightToLeft,
            let prefix = text.prefixForLines(options.maxLines + 1, width: options.width),
-           prefix.utf16.withUnsafeBufferPointer({ !UnicodeProperties.mayNeedBidi($0) }),
-           options.direction == .leftToRight || UnicodeProperties.lastParagraphHasStrongCharacter(prefix.utf16) {
+           Self.prefixLaysOutAlike(prefix.utf16, direction: options.direction) {
             let partial = try layout(shape(prefix, direction: options.direction), options: options)
             if partial.isTruncated { return partial.replacingText(with: text) }
         }
         return try layout(shape(text, direction: options.direction), options: options)
+    }
+
+    /// True when the lines shown from a prefix of a text cannot depend on what follows it:
+    /// - left-to-right text only (no right-to-left characters or bidi controls), and the
+    ///   direction of the prefix's last paragraph is decided inside it (rules P2–P3), so a
+    ///   neutral before the cut cannot resolve against later strong characters;
+    /// - the last paragraph holds a character of a real script, so its leading neutral
+    ///   characters (Common, Inherited: "\u{FFFD}", flags, marks) take the same script as
+    ///   in the whole text.
+    /// Only the end of the prefix (its last word or cluster, past the shown lines) differs.
+    /// The caller uses the prefix only when it gives more lines than shown; start and middle
+    /// truncation need the end of the text and never use it.
+    private static func prefixLaysOutAlike(_ units: [UInt16], direction: ParagraphDirection) -> Bool {
+        let lastParagraph = Paragraphs.split(units).last?.content ?? 0..<0
+        return units.withUnsafeBufferPointer { !UnicodeProperties.mayNeedBidi($0) }
+            && (direction == .leftToRight || UnicodeProperties.lastParagraphHasStrongCharacter(units))
+            && String(decoding: units[lastParagraph], as: UTF16.self).unicodeScalars
+                .contains { !Script(of: $0.value).isNeutral }
     }
 
     /// Lays out an already shaped text: breaks lines at the options' width, truncates,

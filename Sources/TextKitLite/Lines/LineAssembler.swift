@@ -92,8 +92,8 @@ struct LineAssembler {
     static func hangingStart(_ pieces: [ShapedPiece]) -> Int32 {
         var start = pieces.last?.end ?? 0
         for piece in pieces.reversed() {
-            guard piece.hang > 0 || piece.isAllSpace else { break }
-            start = piece.isAllSpace ? piece.start : piece.wordStart + piece.word.trailingSpaceStart
+            guard piece.hangStart < piece.end || piece.isAllSpace else { break }
+            start = piece.hangStart
             if !piece.isAllSpace { break }
         }
         return start

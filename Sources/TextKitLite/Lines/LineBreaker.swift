@@ -69,8 +69,14 @@ enum LineBreaker {
                 currentWidth += unitWidth
                 visible = candidate
             } else if !current.isEmpty {
-                flush(endingAt: unit[0].start)
-                carry = unit + carry
+                // White space at the start of the unit hangs at the end of this line: a line
+                // never starts with white space it could hang ("ok " + tabs + "」").
+                let spaceEnd = endOfWhiteSpace(unit, from: unit[0].start, graphemes: paragraph.graphemes)
+                let (spaces, rest) = split(unit, at: spaceEnd)
+                current += spaces
+                currentWidth += spaces.reduce(0) { $0 + $1.width }
+                flush(endingAt: spaceEnd)
+                carry = rest + carry
             } else {
                 // Emergency break: as many grapheme clusters as fit, at least one.
                 let cut = fittingPrefix(unit, graphemes: paragraph.graphemes, width: limit)
@@ -131,8 +137,33 @@ enum LineBreaker {
         let points = cutPoints(unit, graphemes: graphemes, limit: width)
         var best = points[0].offset
         for point in points where point.width <= width { best = point.offset }
-        // Spaces after the cut hang at the end of this line rather than start the next.
-        return best >= LineAssembler.hangingStart(unit) ? unit[unit.count - 1].end : best
+        // White space after the cut hangs at the end of this line rather than start the next.
+        return endOfWhiteSpace(unit, from: best, graphemes: graphemes)
+    }
+
+    /// The end of the hanging white space that starts at cut point `offset` of `unit`, at a
+    /// cut point (`offset` itself when no white space starts there). White space glued to
+    /// what follows it (no break opportunity before "」") hangs at the end of the line
+    /// rather than start the next one or fill lines of its own.
+    ///
+    /// - Complexity: O(p log n) for the p pieces the white space spans.
+    static func endOfWhiteSpace(_ unit: [ShapedPiece], from offset: Int32, graphemes: [Int32]) -> Int32 {
+        var cut = offset
+        for piece in unit where piece.end > cut {
+            guard piece.start <= cut, piece.start < piece.end,
+                  let run = piece.word.whiteSpaceRun(containing: cut - piece.wordStart) else { break }
+            let runEnd = min(piece.end, piece.wordStart + run.upperBound)
+            if runEnd == piece.end {
+                cut = runEnd  // pieces end at cluster and grapheme boundaries
+                continue
+            }
+            // The last cut point inside the run: a mark after the run joins its last space.
+            var g = lowerBound(graphemes, runEnd + 1) - 1
+            while g >= 0, graphemes[g] > cut, !piece.startsCluster(at: graphemes[g]) { g -= 1 }
+            if g >= 0, graphemes[g] > cut { cut = graphemes[g] }
+            break
+        }
+        return cut
     }
 
     /// Splits a logical sequence of pieces at a text offset (a cut point).

@@ -167,12 +167,10 @@ struct Itemizer {
                                  language: language, text: Array(slice))
         if let word = cache.word(for: key) { return word }
         cache.recordShaping()
-        var trailing = slice.count
-        while trailing > 0, UnicodeProperties.isHangingSpace(slice[trailing - 1]) { trailing -= 1 }
         let shaped = shaper.shape(font.harfBuzz, text: slice, rightToLeft: rightToLeft, script: script, language: language)
             ?? ShapedWord(glyphs: [], advances: [], xOffsets: [], yOffsets: [], clusters: [],
                           length: slice.count, rightToLeft: rightToLeft)
-        let word = shaped.with(trailingSpaceStart: Int32(trailing))
+        let word = shaped.with(whiteSpace: slice)
         cache.insert(word, for: key)
         return word
     }

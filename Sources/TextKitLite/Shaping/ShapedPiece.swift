@@ -26,6 +26,8 @@ struct ShapedPiece: Sendable {
     private(set) var width: Double = 0
     /// Width of the trailing hanging spaces, in points (≤ `width`).
     private(set) var hang: Double = 0
+    /// Text offset where the trailing hanging spaces begin (`end` when there are none).
+    private(set) var hangStart: Int32 = 0
 
     init(word: ShapedWord, start: Int32, font: Font, size: Double, style: Int32, level: UInt8, breakAfter: Bool) {
         self.word = word
@@ -48,13 +50,15 @@ struct ShapedPiece: Sendable {
     var isRightToLeft: Bool { level & 1 == 1 }
 
     /// True when the piece holds nothing but hanging spaces.
-    var isAllSpace: Bool { start - wordStart >= word.trailingSpaceStart }
+    var isAllSpace: Bool { hangStart <= start }
 
-    /// - Complexity: O(1), from the word's prefix sums.
+    /// - Complexity: O(1) from the word's prefix sums (O(log n) for inner white space).
     private mutating func measure() {
         let glyphs = Int(glyphStart)..<Int(glyphEnd)
         width = Double(word.advance(of: glyphs)) * scale
-        hang = Double(word.advance(of: glyphs.clamped(to: word.hangingGlyphs))) * scale
+        let hanging = word.hangingStart(from: start - wordStart, to: end - wordStart)
+        hangStart = wordStart + hanging
+        hang = hanging == end - wordStart ? 0 : Double(word.advance(of: word.glyphs(from: hanging, in: glyphs))) * scale
     }
 
     /// Visits each HarfBuzz cluster of the piece in logical order with its text offset and
@@ -82,6 +86,15 @@ struct ShapedPiece: Sendable {
             if !body(wordStart + cluster, Double(units) * scale) { return false }
         }
         return true
+    }
+
+    /// True when a cluster of the piece starts at text offset `offset`.
+    ///
+    /// - Complexity: O(log n) in the piece's glyphs.
+    func startsCluster(at offset: Int32) -> Bool {
+        let range = word.glyphs(from: offset - wordStart, in: Int(glyphStart)..<Int(glyphEnd))
+        guard !range.isEmpty else { return false }
+        return word.clusters[word.rightToLeft ? range.upperBound - 1 : range.lowerBound] == offset - wordStart
     }
 
     /// Cuts the piece at a text offset that starts one of its clusters.

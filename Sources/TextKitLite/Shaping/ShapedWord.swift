@@ -15,6 +15,10 @@ final class ShapedWord: Sendable {
     let rightToLeft: Bool
     /// Offset where the word's trailing hanging spaces begin (`length` when there are none).
     let trailingSpaceStart: Int32
+    /// Other runs of hanging white space, ascending: white space glued to what follows it
+    /// (UAX #14 allows no break in "x   」"), which hangs when a line is cut right after it.
+    /// Empty for almost every word.
+    let innerSpaceRuns: [Range<Int32>]
     /// `prefixAdvances[i]` is the sum of the advances of glyphs `0..<i`: the width of any
     /// glyph range in O(1), so cutting a very long word line by line stays linear.
     let prefixAdvances: [Int64]
@@ -23,7 +27,7 @@ final class ShapedWord: Sendable {
     let hangingGlyphs: Range<Int>
 
     init(glyphs: [UInt32], advances: [Int32], xOffsets: [Int32], yOffsets: [Int32], clusters: [Int32],
-         length: Int, rightToLeft: Bool, trailingSpaceStart: Int32? = nil) {
+         length: Int, rightToLeft: Bool, trailingSpaceStart: Int32? = nil, innerSpaceRuns: [Range<Int32>] = []) {
         self.glyphs = glyphs
         self.advances = advances
         self.xOffsets = xOffsets
@@ -33,6 +37,7 @@ final class ShapedWord: Sendable {
         self.rightToLeft = rightToLeft
         let spaceStart = trailingSpaceStart ?? Int32(length)
         self.trailingSpaceStart = spaceStart
+        self.innerSpaceRuns = innerSpaceRuns
         var sums = [Int64](repeating: 0, count: advances.count + 1)
         for (i, advance) in advances.enumerated() { sums[i + 1] = sums[i] + Int64(advance) }
         prefixAdvances = sums
@@ -46,13 +51,68 @@ final class ShapedWord: Sendable {
     /// Sum of the advances of a glyph range, in font units.
     func advance(of range: Range<Int>) -> Int64 { prefixAdvances[range.upperBound] - prefixAdvances[range.lowerBound] }
 
-    /// The same glyphs with the hanging-space start of the text they were shaped from.
-    func with(trailingSpaceStart: Int32) -> ShapedWord {
-        ShapedWord(glyphs: glyphs, advances: advances, xOffsets: xOffsets, yOffsets: yOffsets,
-                   clusters: clusters, length: length, rightToLeft: rightToLeft,
-                   trailingSpaceStart: trailingSpaceStart)
+    /// The same glyphs with the hanging white space of the text they were shaped from.
+    func with(whiteSpace units: UnsafeBufferPointer<UInt16>) -> ShapedWord {
+        var runs: [Range<Int32>] = []
+        var i = 0
+        while i < units.count {
+            guard UnicodeProperties.isHangingSpace(units[i]) else { i += 1; continue }
+            let start = i
+            while i < units.count, UnicodeProperties.isHangingSpace(units[i]) { i += 1 }
+            runs.append(Int32(start)..<Int32(i))
+        }
+        var trailing = Int32(length)
+        if let last = runs.last, last.upperBound == Int32(units.count) {
+            trailing = last.lowerBound
+            runs.removeLast()
+        }
+        return ShapedWord(glyphs: glyphs, advances: advances, xOffsets: xOffsets, yOffsets: yOffsets,
+                          clusters: clusters, length: length, rightToLeft: rightToLeft,
+                          trailingSpaceStart: trailing, innerSpaceRuns: runs)
+    }
+
+    /// The run of hanging white space holding word offset `offset`, if any.
+    func whiteSpaceRun(containing offset: Int32) -> Range<Int32>? {
+        if offset >= trailingSpaceStart { return offset < Int32(length) ? trailingSpaceStart..<Int32(length) : nil }
+        let index = innerRunIndex(endingAtOrAfter: offset + 1)
+        guard index < innerSpaceRuns.count, innerSpaceRuns[index].contains(offset) else { return nil }
+        return innerSpaceRuns[index]
+    }
+
+    /// Where the hanging white space at the end of the word's text `start..<end` begins
+    /// (not before `start`); `end` when that text does not end with white space.
+    func hangingStart(from start: Int32, to end: Int32) -> Int32 {
+        guard end > start else { return end }
+        if end > trailingSpaceStart { return max(trailingSpaceStart, start) }
+        let index = innerRunIndex(endingAtOrAfter: end)
+        guard index < innerSpaceRuns.count, innerSpaceRuns[index].lowerBound < end else { return end }
+        return max(innerSpaceRuns[index].lowerBound, start)
+    }
+
+    /// The glyphs of `range` whose cluster starts at or after word offset `offset` (a
+    /// suffix for left-to-right words, a prefix for right-to-left ones).
+    ///
+    /// - Complexity: O(1) for the trailing spaces, O(log n) otherwise.
+    func glyphs(from offset: Int32, in range: Range<Int>) -> Range<Int> {
+        if offset == trailingSpaceStart { return hangingGlyphs.clamped(to: range) }
+        var low = range.lowerBound, high = range.upperBound
+        while low < high {  // first glyph past the boundary, in glyph order
+            let mid = (low + high) / 2
+            if (clusters[mid] >= offset) != rightToLeft { high = mid } else { low = mid + 1 }
+        }
+        return rightToLeft ? range.lowerBound..<low : low..<range.upperBound
+    }
+
+    /// Index of the first inner run whose end is at or after `offset`.
+    private func innerRunIndex(endingAtOrAfter offset: Int32) -> Int {
+        var low = 0, high = innerSpaceRuns.count
+        while low < high {
+            let mid = (low + high) / 2
+            if innerSpaceRuns[mid].upperBound < offset { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 
     /// Approximate memory held, for the cache's byte bound.
-    var byteCount: Int { glyphs.count * 20 + 96 }
+    var byteCount: Int { glyphs.count * 20 + innerSpaceRuns.count * 8 + 96 }
 }
