@@ -4,28 +4,28 @@ enum FeedTextHighlighter {
     /// The attributed body of a post: `style` for plain text, `linkStyle` with the entity
     /// as its link target for each mention, topic and URL.
     static func attributed(_ text: String, style: TextStyle, linkStyle: TextStyle) -> AttributedText {
-        let scalars = Array(text.unicodeScalars)
-        var result = AttributedText("", style: style)
-        var plainStart = 0
-        var i = 0
-        func flushPlain(upTo end: Int) {
-            if plainStart < end { result.append(String(String.UnicodeScalarView(scalars[plainStart..<end])), style: style) }
+        // Every entity starts with "@" or "#" or holds "://": most texts have none.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: ":") }) else {
+            return AttributedText(text, style: style)
         }
+        let scalars = Array(text.unicodeScalars)
+        var spans: [(range: Range<Int>, style: TextStyle)] = []
+        var offset = 0  // UTF-16 offset of scalars[i]
+        var i = 0
         while i < scalars.count {
             if let end = entityEnd(scalars, at: i) {
-                flushPlain(upTo: i)
-                let entity = String(String.UnicodeScalarView(scalars[i..<end]))
+                let length = scalars[i..<end].reduce(0) { $0 + UTF16.width($1) }
                 var link = linkStyle
-                link.link = entity
-                result.append(entity, style: link)
-                plainStart = end
+                link.link = String(String.UnicodeScalarView(scalars[i..<end]))
+                spans.append((offset..<(offset + length), link))
+                offset += length
                 i = end
             } else {
+                offset += UTF16.width(scalars[i])
                 i += 1
             }
         }
-        flushPlain(upTo: scalars.count)
-        return result
+        return AttributedText(text, style: style, spans: spans)
     }
 
     /// End of a mention, topic or URL starting at `i`, or nil.

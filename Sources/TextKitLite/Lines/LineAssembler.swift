@@ -13,8 +13,14 @@ struct LineAssembler {
         let hangStart = Self.hangingStart(line.pieces)
         var pieces = resetTrailingSpaces(line.pieces, from: hangStart, paragraphLevel: paragraphLevel)
         guard !pieces.isEmpty else { return [] }
-        let order = UnicodeProperties.visualOrder(levels: pieces.map(\.level))
-        pieces = order.map { pieces[$0] }
+        // Rule L2; a line of one level (most lines) keeps or reverses its order.
+        let level = pieces[0].level
+        if pieces.contains(where: { $0.level != level }) {
+            let order = UnicodeProperties.visualOrder(levels: pieces.map(\.level))
+            pieces = order.map { pieces[$0] }
+        } else if level & 1 == 1 {
+            pieces.reverse()
+        }
 
         // Justification: extra space after each visible space, else between clusters.
         var gaps = 0
@@ -40,7 +46,11 @@ struct LineAssembler {
                 j += 1
             }
             let runStart = cursor
+            let glyphCount = pieces[i..<j].reduce(0) { $0 + Int($1.glyphEnd - $1.glyphStart) }
             var glyphs: [UInt32] = [], positions: [GlyphPosition] = [], clusters: [Int32] = []
+            glyphs.reserveCapacity(glyphCount)
+            positions.reserveCapacity(glyphCount)
+            clusters.reserveCapacity(glyphCount)
             var low = Int32.max, high = Int32.min
             for piece in pieces[i..<j] {
                 low = min(low, piece.start)

@@ -164,7 +164,7 @@ struct Itemizer {
         let rightToLeft = level & 1 == 1
         let language = styles[Int(style)].language
         let key = ShapeCache.Key(font: font.id, script: script.rawValue, rightToLeft: rightToLeft,
-                                 language: language, text: Array(slice))
+                                 language: language, text: slice)
         if let word = cache.word(for: key) { return word }
         cache.recordShaping()
         let shaped = shaper.shape(font.harfBuzz, text: slice, rightToLeft: rightToLeft, script: script, language: language)

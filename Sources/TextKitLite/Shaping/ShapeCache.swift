@@ -6,12 +6,58 @@ import Synchronization
 ///
 /// Thread-safe and bounded by entries and bytes (least recently used entries go first).
 public final class ShapeCache: Sendable {
+    /// What a shaped word depends on. The text of a word of up to 12 UTF-16 units (every
+    /// CJK character, most words of alphabetic scripts) is packed into the key itself, so a
+    /// lookup allocates nothing; the hash is computed once, when the key is made, and serves
+    /// both the shard choice and the shard's table.
     struct Key: Hashable, Sendable {
-        var font: Int
-        var script: UInt32
-        var rightToLeft: Bool
-        var language: String?
-        var text: [UInt16]
+        private let font: Int
+        private let script: UInt32
+        private let rightToLeft: Bool
+        private let language: String?
+        private let length: Int
+        private let packed: (UInt64, UInt64, UInt64)
+        private let long: [UInt16]  // the text when longer than 12 units, else empty
+        private let hash: Int
+
+        init(font: Int, script: UInt32, rightToLeft: Bool, language: String?, text: UnsafeBufferPointer<UInt16>) {
+            self.font = font
+            self.script = script
+            self.rightToLeft = rightToLeft
+            self.language = language
+            length = text.count
+            var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            if text.count <= 12 {
+                withUnsafeMutableBytes(of: &words) { raw in
+                    raw.copyMemory(from: UnsafeRawBufferPointer(text))
+                }
+                long = []
+            } else {
+                long = Array(text)
+            }
+            packed = words
+            var hasher = Hasher()
+            hasher.combine(font)
+            hasher.combine(script)
+            hasher.combine(rightToLeft)
+            hasher.combine(language)
+            hasher.combine(words.0)
+            hasher.combine(words.1)
+            hasher.combine(words.2)
+            hasher.combine(bytes: UnsafeRawBufferPointer(text))
+            hash = hasher.finalize()
+        }
+
+        /// Bytes the key holds beyond its own size.
+        var heapBytes: Int { long.count * 2 }
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.hash == b.hash && a.length == b.length && a.font == b.font && a.script == b.script
+                && a.rightToLeft == b.rightToLeft && a.packed == b.packed && a.language == b.language && a.long == b.long
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        var hashValue: Int { hash }
     }
 
     private let cache: BoundedCache<Key, ShapedWord>
@@ -26,7 +72,7 @@ public final class ShapeCache: Sendable {
 
     func word(for key: Key) -> ShapedWord? { cache.value(for: key) }
 
-    func insert(_ word: ShapedWord, for key: Key) { cache.insert(word, for: key, cost: word.byteCount + key.text.count * 2) }
+    func insert(_ word: ShapedWord, for key: Key) { cache.insert(word, for: key, cost: word.byteCount + key.heapBytes) }
 
     func recordShaping() { shapings.add(1, ordering: .relaxed) }
 

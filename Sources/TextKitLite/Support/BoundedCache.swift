@@ -106,10 +106,12 @@ struct LRUMap<Key: Hashable, Value> {
         statistics.cost = 0
     }
 
+    /// Takes a node out of the recency list (its links only: copying the node would retain
+    /// its key and value).
     private mutating func unlink(_ slot: Int32) {
-        let node = nodes[Int(slot)]
-        if node.previous >= 0 { nodes[Int(node.previous)].next = node.next } else { head = node.next }
-        if node.next >= 0 { nodes[Int(node.next)].previous = node.previous } else { tail = node.previous }
+        let previous = nodes[Int(slot)].previous, next = nodes[Int(slot)].next
+        if previous >= 0 { nodes[Int(previous)].next = next } else { head = next }
+        if next >= 0 { nodes[Int(next)].previous = previous } else { tail = previous }
     }
 
     private mutating func moveToFront(_ slot: Int32) {
@@ -124,10 +126,9 @@ struct LRUMap<Key: Hashable, Value> {
 
     private mutating func evict(_ slot: Int32) {
         unlink(slot)
-        let node = nodes[Int(slot)]
-        index[node.key] = nil
+        index[nodes[Int(slot)].key] = nil
         statistics.count -= 1
-        statistics.cost -= node.cost
+        statistics.cost -= nodes[Int(slot)].cost
         statistics.evictions += 1
         free.append(slot)
     }

@@ -28,6 +28,27 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 
     public init(stringLiteral value: String) { self.init(value) }
 
+    /// Text in `style` except for `spans`: ascending, disjoint UTF-16 ranges with their own
+    /// styles. Linear in the text and the spans.
+    init(_ string: String, style: TextStyle, spans: [(range: Range<Int>, style: TextStyle)]) {
+        self.init(string, style: style)
+        guard !spans.isEmpty else { return }
+        var result: [Run] = []
+        func add(_ range: Range<Int>, _ style: TextStyle) {  // adjacent equal styles merge
+            guard !range.isEmpty else { return }
+            if let last = result.last, last.style == style { result[result.count - 1].range = last.range.lowerBound..<range.upperBound }
+            else { result.append(Run(range: range, style: style)) }
+        }
+        var position = 0
+        for span in spans where span.range.lowerBound >= position && span.range.upperBound <= utf16.count {
+            add(position..<span.range.lowerBound, style)
+            add(span.range, span.style)
+            position = span.range.upperBound
+        }
+        add(position..<utf16.count, style)
+        runs = result
+    }
+
     /// Text built from pieces, each with its own style.
     public init(_ pieces: [(String, TextStyle)]) {
         self.init("", style: pieces.first?.1 ?? TextStyle())
