@@ -42,6 +42,7 @@ for count in "${counts[@]}"; do
     kilobytes=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/stderr.txt")
     seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ { print $2 }' "$work/stderr.txt")
     peaks+=("$kilobytes")
+    grep '^textrender: measured' "$work/stderr.txt" >&2 || true  # cache sizes stay within their limits
     awk -v n="$count" -v bytes="$(wc -c < "$feed")" -v kb="$kilobytes" -v wall="$seconds" \
         'BEGIN { printf "%8d posts  %7.1f MB feed  peak RSS %7.1f MB  %s wall\n", n, bytes / 1048576, kb / 1024, wall }'
 done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing and runs the test suite: the full suite, then the concurrency,
-# feed and rendering suites under Thread Sanitizer and Address Sanitizer, then a bounded
-# fuzz run. TEXTKITLITE_QUICK=1 runs the plain suite only.
+# feed and rendering suites under Thread Sanitizer and Address Sanitizer, a bounded fuzz
+# run, and the bounded-memory check (peak RSS of `textrender measure` over 20,000 and
+# 200,000 posts). TEXTKITLITE_QUICK=1 runs the plain suite only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -29,3 +30,6 @@ if [ -x scripts/fuzz.sh ]; then
     # machine), so a red CI run reproduces with this same command.
     FUZZ_FLAGS="-seed=${TEXTKITLITE_FUZZ_SEED:-1} ${FUZZ_FLAGS:-}" scripts/fuzz.sh "${TEXTKITLITE_FUZZ_SECONDS:-60}"
 fi
+
+echo "== bounded memory" >&2
+MAX_RATIO=1.5 scripts/memory.sh 20000 200000

@@ -68,8 +68,8 @@ struct FeedCommand: ParsableCommand {
         }
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        let engine = TextEngine(fonts: try feed.fontOptions.chain())
-        let precomputer = FeedPrecomputer(engine: engine, style: feed.cellStyle())
+        let precomputer = try feed.streamingPrecomputer()
+        let engine = precomputer.engine
         let renderer = CellRenderer()
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)

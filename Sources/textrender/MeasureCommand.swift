@@ -33,8 +33,8 @@ struct MeasureCommand: ParsableCommand {
     func run() throws {
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        let engine = TextEngine(fonts: try feed.fontOptions.chain())
-        let precomputer = FeedPrecomputer(engine: engine, style: feed.cellStyle())
+        let precomputer = try feed.streamingPrecomputer()
+        let engine = precomputer.engine
         let textOptions = LayoutOptions(width: feed.width, maxLines: feed.maxLines ?? 0, lineSpacing: feed.fontOptions.lineSpacing)
         let textStyle = TextStyle(size: feed.fontOptions.fontSize)
         let pool = RenderQueuePool(workerCount: feed.jobs)
