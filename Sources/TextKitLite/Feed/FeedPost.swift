@@ -2,12 +2,16 @@
 public struct FeedPost: Sendable, Hashable, Codable {
     /// The post's identity (a JSON string or integer, kept as text).
     public var id: String
-    public var author: String
-    public var text: String
+    public var author: String { didSet { contentHash = Self.hash(author, text, quote, images) } }
+    public var text: String { didSet { contentHash = Self.hash(author, text, quote, images) } }
     /// The text of a reposted post, shown in a nested box.
-    public var quote: String?
+    public var quote: String? { didSet { contentHash = Self.hash(author, text, quote, images) } }
     /// Number of attached images, drawn as placeholder boxes in a grid.
-    public var images: Int
+    public var images: Int { didSet { contentHash = Self.hash(author, text, quote, images) } }
+    /// A 64-bit FNV-1a hash of everything that is drawn, so that an edited post with the
+    /// same id never hits a stale cache entry. Kept up to date when a field changes, so a
+    /// height-cache lookup does not read the whole post again.
+    public private(set) var contentHash: UInt64
 
     public init(id: String, author: String, text: String, quote: String? = nil, images: Int = 0) {
         self.id = id
@@ -15,11 +19,21 @@ public struct FeedPost: Sendable, Hashable, Codable {
         self.text = text
         self.quote = quote
         self.images = images
+        contentHash = Self.hash(author, text, quote, images)
     }
 
-    /// A 64-bit FNV-1a hash of everything that is drawn, so that an edited post with the
-    /// same id never hits a stale cache entry.
-    public var contentHash: UInt64 {
+    private enum CodingKeys: String, CodingKey { case id, author, text, quote, images }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(String.self, forKey: .id),
+                  author: try container.decode(String.self, forKey: .author),
+                  text: try container.decode(String.self, forKey: .text),
+                  quote: try container.decodeIfPresent(String.self, forKey: .quote),
+                  images: try container.decode(Int.self, forKey: .images))
+    }
+
+    private static func hash(_ author: String, _ text: String, _ quote: String?, _ images: Int) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ string: String) {
             for byte in string.utf8 {

@@ -13,6 +13,7 @@ public final class FeedPrecomputer: Sendable {
     public let heightCache: HeightCache
     private let shapedCache: BoundedCache<ShapedKey, ShapedText>
     private let layouts = Atomic<Int>(0)
+    private let styleHash: Int
 
     struct ShapedKey: Hashable, Sendable {
         var postID: String
@@ -28,6 +29,7 @@ public final class FeedPrecomputer: Sendable {
                 heightCache: HeightCache = HeightCache(), shapedTextLimit: Int = 20_000) {
         self.engine = engine
         self.style = style
+        styleHash = style.hashValue
         self.heightCache = heightCache
         shapedCache = BoundedCache(maxCount: shapedTextLimit, maxCost: 256 << 20, shards: 16)
     }
@@ -42,7 +44,8 @@ public final class FeedPrecomputer: Sendable {
         guard scale.isFinite, scale > 0, scale <= 100 else {
             throw .invalidOption(name: "scale", value: "\(scale)", reason: "must be in (0, 100]")
         }
-        let key = HeightCache.Key(postID: post.id, contentHash: post.contentHash, width: width, scale: scale, style: style)
+        let key = HeightCache.Key(postID: post.id, contentHash: post.contentHash, width: width, scale: scale,
+                                  style: style, styleHash: styleHash)
         if let cached = heightCache.layout(for: key) { return cached }
         try style.validate()
         let spec = cellSpec(post)

@@ -8,6 +8,22 @@ public final class HeightCache: Sendable {
         var width: Double
         var scale: Double
         var style: FeedCellStyle
+        /// `style.hashValue`, computed once per precomputer: equal styles still compare
+        /// equal, but a lookup does not hash every field of the style again.
+        var styleHash: Int
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.contentHash == b.contentHash && a.width == b.width && a.scale == b.scale && a.postID == b.postID
+                && a.styleHash == b.styleHash && a.style == b.style
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(postID)
+            hasher.combine(contentHash)
+            hasher.combine(width)
+            hasher.combine(scale)
+            hasher.combine(styleHash)
+        }
     }
 
     private let cache: BoundedCache<Key, CellLayout>

@@ -41,8 +41,11 @@ struct LayoutBuilder {
     /// Shapes the token at the paragraph's level and cuts the line to make room for it.
     private func truncate(_ line: BrokenLine, styles: inout [TextStyle]) -> BrokenLine {
         let paragraph = shaped.paragraphs[line.paragraph]
-        let cutStyle = line.pieces.last.map { shaped.styles[Int($0.style)] }
+        // The default token looks like the text it follows but is not part of a link (and
+        // so one cached token serves every link's text).
+        var cutStyle = line.pieces.last.map { shaped.styles[Int($0.style)] }
             ?? shaped.text.style(at: Int(line.start))
+        cutStyle.link = nil
         let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: cutStyle)
         let tokenShaped = engine.shapedToken(tokenText, direction: paragraph.level & 1 == 1 ? .rightToLeft : .leftToRight)
         let offset = Int32(styles.count)

@@ -86,7 +86,9 @@ struct LineAssembler {
     /// UAX #9 rule L1: trailing white space takes the paragraph level, so it hangs at the
     /// paragraph's end side instead of sitting inside a run of the other direction.
     private func resetTrailingSpaces(_ pieces: [ShapedPiece], from hangStart: Int32, paragraphLevel: UInt8) -> [ShapedPiece] {
-        guard let end = pieces.last?.end, hangStart < end else { return pieces }
+        guard let end = pieces.last?.end, hangStart < end,
+              pieces.reversed().prefix(while: { $0.end > hangStart }).contains(where: { $0.level != paragraphLevel })
+        else { return pieces }
         var (body, spaces) = LineBreaker.split(pieces, at: hangStart)
         for i in spaces.indices { spaces[i].level = paragraphLevel }
         return body + spaces

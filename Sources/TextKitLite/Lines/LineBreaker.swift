@@ -48,6 +48,22 @@ enum LineBreaker {
 
         while (!carry.isEmpty || next < pieces.count), lines.count < maxCount {
             // The next unit: pieces up to and including one that allows a break after it.
+            if carry.isEmpty {
+                // Most units fit: measure pieces[next..<end] in place, copy them once.
+                var end = next, unitWidth = 0.0
+                repeat {
+                    unitWidth += pieces[end].width
+                    end += 1
+                } while end < pieces.count && !pieces[end - 1].breakAfter
+                let candidate = currentWidth + unitWidth - trailingHang(pieces[next..<end])
+                if candidate <= limit {
+                    current.append(contentsOf: pieces[next..<end])
+                    currentWidth += unitWidth
+                    visible = candidate
+                    next = end
+                    continue
+                }
+            }
             var unit: [ShapedPiece] = []
             while !carry.isEmpty {
                 let piece = carry.removeFirst()
@@ -98,7 +114,7 @@ enum LineBreaker {
     }
 
     /// Width of the hanging spaces at the end of a sequence of pieces.
-    static func trailingHang(_ pieces: [ShapedPiece]) -> Double {
+    static func trailingHang<Pieces: BidirectionalCollection<ShapedPiece>>(_ pieces: Pieces) -> Double {
         var hang = 0.0
         for piece in pieces.reversed() {
             hang += piece.hang
