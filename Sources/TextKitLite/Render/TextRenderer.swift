@@ -78,36 +78,40 @@ public struct TextRenderer: Sendable {
         return drawn
     }
 
+    /// Composites a glyph over the bitmap. Branch-free per pixel (zero coverage leaves the
+    /// pixel as it is: (p × 255 + 127) / 255 = p), in wrapping 32-bit arithmetic that cannot
+    /// overflow (at most 255 × 255 + 127), so the compiler can vectorize the rows.
     private func blit(_ image: GlyphImage, into bitmap: inout Bitmap, x: Int, y: Int, ink: UInt8) {
         let x0 = max(0, x), y0 = max(0, y)
         let x1 = min(bitmap.width, x + image.width), y1 = min(bitmap.height, y + image.height)
         guard x0 < x1, y0 < y1 else { return }
-        let width = bitmap.width
-        let inkLevel = Int(ink)
+        let width = bitmap.width, count = x1 - x0
+        let inkLevel = UInt32(ink)
         bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
             image.coverage.withUnsafeBufferPointer { coverage in
+                guard let pixelBase = pixels.baseAddress, let coverageBase = coverage.baseAddress else { return }
                 if let luminance = image.luminance {
                     // Color glyph: premultiplied gray image over the background.
                     luminance.withUnsafeBufferPointer { lum in
+                        guard let lumBase = lum.baseAddress else { return }
                         for row in y0..<y1 {
-                            let source = (row - y) * image.width - x
-                            for column in x0..<x1 {
-                                let a = Int(coverage[source + column])
-                                guard a > 0 else { continue }
-                                let d = row * width + column
-                                let value = (Int(pixels[d]) * (255 - a) + 127) / 255 + Int(lum[source + column])
-                                pixels[d] = UInt8(min(255, value))
+                            let source = (row - y) * image.width + (x0 - x)
+                            let a = coverageBase + source, l = lumBase + source
+                            let d = pixelBase + (row * width + x0)
+                            for k in 0..<count {
+                                let alpha = UInt32(a[k])
+                                let value = (UInt32(d[k]) &* (255 &- alpha) &+ 127) / 255 &+ UInt32(l[k])
+                                d[k] = UInt8(truncatingIfNeeded: Swift.min(255, value))
                             }
                         }
                     }
                 } else {
                     for row in y0..<y1 {
-                        let source = (row - y) * image.width - x
-                        for column in x0..<x1 {
-                            let c = Int(coverage[source + column])
-                            guard c > 0 else { continue }
-                            let d = row * width + column
-                            pixels[d] = UInt8((Int(pixels[d]) * (255 - c) + inkLevel * c + 127) / 255)
+                        let c = coverageBase + ((row - y) * image.width + (x0 - x))
+                        let d = pixelBase + (row * width + x0)
+                        for k in 0..<count {
+                            let cover = UInt32(c[k])
+                            d[k] = UInt8(truncatingIfNeeded: (UInt32(d[k]) &* (255 &- cover) &+ inkLevel &* cover &+ 127) / 255)
                         }
                     }
                 }
