@@ -15,38 +15,55 @@ public enum OrderedParallelMap {
         _ input: Input, pool: RenderQueuePool, priority: RenderPriority = .visible, window: Int,
         transform: @escaping @Sendable (Input.Element) -> Output, consume: (Output) -> Void
     ) where Input.Element: Sendable {
-        let results = Locked<[Int: Output]>([:])
-        let completed = DispatchSemaphore(value: 0)
+        let state = Locked(OrderedResults<Output>())
+        let wake = DispatchSemaphore(value: 0)
         let window = max(1, window)
         var submitted = 0
         var emitted = 0
 
         func drain() {
             while true {
-                let next = results.withLock { $0.removeValue(forKey: emitted) }
+                let next = state.withLock { $0.results.removeValue(forKey: emitted) }
                 guard let next else { return }
                 consume(next)
                 emitted += 1
             }
         }
 
-        for element in input {
-            while submitted - emitted >= window {
-                completed.wait()
-                drain()
+        /// Sleeps until the result at `emitted` is ready, then hands out what is ready.
+        func waitForNext() {
+            let ready = state.withLock { state in
+                if state.results[emitted] != nil { return true }
+                state.awaited = emitted
+                return false
             }
+            if !ready { wake.wait() }
+            drain()
+        }
+
+        for element in input {
+            while submitted - emitted >= window { waitForNext() }
             let index = submitted
             pool.submit(priority: priority) {
                 let output = transform(element)
-                results.withLock { $0[index] = output }
-                completed.signal()
+                let waking = state.withLock { state in
+                    state.results[index] = output
+                    guard state.awaited == index else { return false }
+                    state.awaited = nil
+                    return true
+                }
+                if waking { wake.signal() }
             }
             submitted += 1
             drain()
         }
-        while emitted < submitted {
-            completed.wait()
-            drain()
-        }
+        while emitted < submitted { waitForNext() }
     }
+}
+
+/// Finished results by index, and the index the consuming thread sleeps on (if it does): a
+/// worker wakes the consumer only with the result it waits for, not for every result.
+private struct OrderedResults<Output: Sendable>: Sendable {
+    var results: [Int: Output] = [:]
+    var awaited: Int?
 }
