@@ -56,10 +56,12 @@ public struct FontFallbackChain: Sendable, Hashable {
     /// the primary font.
     func resolve(cluster: UnsafeBufferPointer<UInt32>, preferred: Font?) -> Font {
         if let preferred, Self.covers(preferred, cluster) { return preferred }
-        if UnicodeProperties.isEmojiPresentation(cluster) {
-            for font in fonts where font.isColor && Self.covers(font, cluster) { return font }
+        // Indices, not `for font in fonts`: no retain and release of every font tried.
+        if UnicodeProperties.isEmojiPresentation(cluster),
+           let index = fonts.indices.first(where: { fonts[$0].isColor && Self.covers(fonts[$0], cluster) }) {
+            return fonts[index]
         }
-        for font in fonts where Self.covers(font, cluster) { return font }
+        if let index = fonts.indices.first(where: { Self.covers(fonts[$0], cluster) }) { return fonts[index] }
         return preferred ?? primary
     }
 

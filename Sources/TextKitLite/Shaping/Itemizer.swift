@@ -116,13 +116,13 @@ struct Itemizer {
             let preferred = preferredFonts.isEmpty ? nil : preferredFonts[runIndex]
             let font = scalars.withUnsafeBufferPointer { chain.resolve(cluster: $0, preferred: preferred) }
             let level = levels.isEmpty ? resolvedLevel : levels[clusterStart]
-            if var last = items.last, last.style == style, last.font == font, last.level == level,
-               last.script == script || script.isNeutral {
-                last.end = clusterEnd
-                items[items.count - 1] = last
+            let lastIndex = items.count - 1  // items are compared and extended in place
+            if lastIndex >= 0, items[lastIndex].style == style, items[lastIndex].font === font, items[lastIndex].level == level,
+               items[lastIndex].script == script || script.isNeutral {
+                items[lastIndex].end = clusterEnd
             } else {
-                if let last = items.last, last.script.isNeutral, !script.isNeutral, last.style == style,
-                   last.font == font, last.level == level {
+                if lastIndex >= 0, items[lastIndex].script.isNeutral, !script.isNeutral, items[lastIndex].style == style,
+                   items[lastIndex].font === font, items[lastIndex].level == level {
                     // A neutral item followed by the same everything: give it this script and merge.
                     items[items.count - 1].script = script
                     items[items.count - 1].end = clusterEnd
