@@ -40,6 +40,8 @@ if let i = CommandLine.arguments.firstIndex(of: "--profile"), i + 1 < CommandLin
     case "mixedPost": work = { LayoutWorkloads.layoutMixedPost(engine: fixture.warmEngine) }
     case "precompute1": work = { ParallelWorkloads.precompute(fixture.posts, pool: fixture.oneWorker) }
     case "precompute2": work = { ParallelWorkloads.precompute(fixture.posts, pool: fixture.twoWorkers) }
+    case "arithmetic1": work = { Double(ParallelWorkloads.arithmetic(pool: fixture.oneWorker)) }
+    case "arithmetic2": work = { Double(ParallelWorkloads.arithmetic(pool: fixture.twoWorkers)) }
     case "layoutRender1", "layoutRender2":
         let pool = name == "layoutRender1" ? fixture.oneWorker : fixture.twoWorkers
         work = { Double(ParallelWorkloads.layoutAndRender(fixture.posts, pool: pool, engine: fixture.warmEngine, renderer: fixture.warmRenderer)) }
@@ -118,6 +120,8 @@ print("""
 \(throughput("7b", "precompute, 2 workers, cold caches", \.precompute2))
 \(throughput("7c", "layout + render 2×, 1 worker", \.layoutRender1))
 \(throughput("7d", "layout + render 2×, 2 workers", \.layoutRender2))
+\(throughput("7e", "arithmetic only (machine ceiling), 1 worker", \.arithmetic1))
+\(throughput("7f", "arithmetic only (machine ceiling), 2 workers", \.arithmetic2))
 
 | Ratio (median of the per-round ratios) | Value | Range | Goal | |
 |---|---:|---:|---|---|
@@ -127,6 +131,9 @@ print("""
 \(ratio("measureWarmWords / rawHarfBuzz, wall time", results.map { $0.measureWarmWords.wall / $0.rawHarfBuzz.wall }, goal: "< 1×") { $0 < 1 })
 \(ratio("precompute speedup, 2 workers / 1 (wall)", results.map { $0.precompute1.wall / $0.precompute2.wall }, goal: "≥ 1.8×") { $0 >= 1.8 })
 \(ratio("layout + render speedup, 2 workers / 1 (wall)", results.map { $0.layoutRender1.wall / $0.layoutRender2.wall }, goal: "≥ 1.8×") { $0 >= 1.8 })
+\(ratio("machine ceiling: arithmetic speedup, 2 workers / 1 (wall)", results.map { $0.arithmetic1.wall / $0.arithmetic2.wall }, goal: "≈ 2×") { $0 >= 1.9 })
+\(ratio("precompute speedup as a share of the machine ceiling", results.map { ($0.precompute1.wall / $0.precompute2.wall) / ($0.arithmetic1.wall / $0.arithmetic2.wall) }, goal: "≈ 1") { $0 >= 0.9 })
+\(ratio("layout + render speedup as a share of the machine ceiling", results.map { ($0.layoutRender1.wall / $0.layoutRender2.wall) / ($0.arithmetic1.wall / $0.arithmetic2.wall) }, goal: "≈ 1") { $0 >= 0.9 })
 \(ratio("precompute CPU per post, 2 workers / 1", results.map { $0.precompute2.cpu / $0.precompute1.cpu }, goal: "≈ 1×") { $0 < 1.1 })
 \(ratio("layout + render CPU per post, 2 workers / 1", results.map { $0.layoutRender2.cpu / $0.layoutRender1.cpu }, goal: "≈ 1×") { $0 < 1.1 })
 \(ratio("cores busy during precompute, 2 workers (CPU / wall)", results.map { $0.precompute2.cpu / $0.precompute2.wall }, goal: "≈ 2") { $0 >= 1.8 })

@@ -52,6 +52,9 @@ public struct FeedRound: Sendable {
     public var precompute2 = Figure()
     public var layoutRender1 = Figure()
     public var layoutRender2 = Figure()
+    /// Arithmetic only, one job per post: the machine's ceiling for the ratios above.
+    public var arithmetic1 = Figure()
+    public var arithmetic2 = Figure()
     /// Per layout of the single post.
     public var mixedPostWarm = Figure()
     public var mixedPostCold = Figure()
@@ -94,6 +97,12 @@ public struct FeedRound: Sendable {
         round.layoutRender2 = measure(units: n, process: true) {
             Double(ParallelWorkloads.layoutAndRender(fixture.posts, pool: fixture.twoWorkers, engine: fixture.warmEngine,
                                                      renderer: fixture.warmRenderer) & 0xffff)
+        }
+        round.arithmetic1 = measure(units: n, process: true) {
+            Double(ParallelWorkloads.arithmetic(pool: fixture.oneWorker))
+        }
+        round.arithmetic2 = measure(units: n, process: true) {
+            Double(ParallelWorkloads.arithmetic(pool: fixture.twoWorkers))
         }
         round.mixedPostWarm = measure(units: mixedRepeats) {
             (0..<mixedRepeats).reduce(0.0) { t, _ in t + LayoutWorkloads.layoutMixedPost(engine: fixture.warmEngine) }

@@ -49,6 +49,33 @@ public enum ParallelWorkloads {
         return sink.value
     }
 
+    /// The machine's own ceiling for the 1-vs-2-worker ratios: one pool job per post that
+    /// only does arithmetic in registers (an xorshift loop of `iterations` steps, about as
+    /// long as laying out a post), no allocation, no shared memory. Its speedup on two
+    /// workers is what the machine gives two busy threads; the library's speedups are read
+    /// against it.
+    ///
+    /// - Returns: a checksum of the loops.
+    public static func arithmetic(jobs: Int = Feed.posts.count, iterations: Int = 100_000, pool: RenderQueuePool) -> Int {
+        let group = DispatchGroup()
+        let sink = Sink()
+        for job in 0..<jobs {
+            group.enter()
+            pool.submit(priority: .visible) {
+                var x = UInt64(job &+ 1) &* 0x9E37_79B9_7F4A_7C15
+                for _ in 0..<iterations {
+                    x ^= x << 13
+                    x ^= x >> 7
+                    x ^= x << 17
+                }
+                sink.add(Int(truncatingIfNeeded: x & 0xff))
+                group.leave()
+            }
+        }
+        group.wait()
+        return sink.value
+    }
+
     /// A thread-safe checksum accumulator.
     final class Sink: Sendable {
         private let total = Atomic<Int>(0)

@@ -148,7 +148,7 @@ public final class FeedPrecomputer: Sendable {
         let author = TextStyle(size: s.authorSize, ink: s.textInk)
         rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
             .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.avatarFill),
-            .text(id: "author", text: shaped(post, .author, AttributedText(post.author.isEmpty ? "—" : post.author, style: author)),
+            .text(id: "author", text: shaped(post, .author) { AttributedText(post.author.isEmpty ? "—" : post.author, style: author) },
                   options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode)),
         ])))
         if !post.text.isEmpty {
@@ -166,10 +166,10 @@ public final class FeedPrecomputer: Sendable {
     private func textBlock(_ id: String, _ post: FeedPost, _ field: Field, _ string: String, size: Double, maxLines: Int) -> LayoutSpec {
         let plain = TextStyle(size: size, ink: style.textInk)
         let link = TextStyle(size: size, ink: style.linkInk)
-        let text = FeedTextHighlighter.attributed(string, style: plain, linkStyle: link)
         var expand = TextStyle(size: size, ink: style.linkInk)
         expand.link = "expand:\(post.id)"
-        return .text(id: id, text: shaped(post, field, text), options: LayoutOptions(
+        let shapedText = shaped(post, field) { FeedTextHighlighter.attributed(string, style: plain, linkStyle: link) }
+        return .text(id: id, text: shapedText, options: LayoutOptions(
             maxLines: maxLines, truncationToken: AttributedText(style.expandToken, style: expand),
             lineSpacing: style.lineSpacing, lineHeightMode: style.lineHeightMode))
     }
@@ -191,12 +191,14 @@ public final class FeedPrecomputer: Sendable {
         return shaped
     }
 
-    /// The shaped text of one field of a post, from the cache when the post was seen before.
-    private func shaped(_ post: FeedPost, _ field: Field, _ text: AttributedText) -> ShapedText {
+    /// The shaped text of one field of a post, from the cache when the post was seen before;
+    /// `text` builds the attributed text only on a miss (a relayout at a new width
+    /// neither highlights nor shapes again).
+    private func shaped(_ post: FeedPost, _ field: Field, _ text: () -> AttributedText) -> ShapedText {
         let key = ShapedKey(postID: post.id, contentHash: post.contentHash, field: field)
         if let cached = shapedCache.value(for: key) { return cached }
         // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
-        let shaped = (try? engine.shape(text)) ?? (try! engine.shape(""))
+        let shaped = (try? engine.shape(text())) ?? (try! engine.shape(""))
         shapedCache.insert(shaped, for: key, cost: 512 + shaped.glyphCount * 24)
         return shaped
     }

@@ -115,11 +115,20 @@ struct Script: Hashable, Sendable {
 }
 
 /// A reusable HarfBuzz buffer. One per thread of work: `hb_buffer_t` is not thread-safe.
+/// The buffer is made on the first miss of the word cache, so text whose words are all
+/// cached never touches HarfBuzz.
 final class HarfBuzzShaper {
-    private let buffer: OpaquePointer
+    private var storage: OpaquePointer?
 
-    init() { buffer = hb_buffer_create()! }
-    deinit { hb_buffer_destroy(buffer) }
+    init() {}
+    deinit { if let storage { hb_buffer_destroy(storage) } }
+
+    private var buffer: OpaquePointer {
+        if let storage { return storage }
+        let created = hb_buffer_create()!  // never NULL: the inert empty buffer when out of memory
+        storage = created
+        return created
+    }
 
     /// Shapes `text` (one word of one run) with HarfBuzz's OpenType shaper.
     ///
@@ -130,6 +139,7 @@ final class HarfBuzzShaper {
         _ font: HarfBuzzFont, text: UnsafeBufferPointer<UInt16>,
         rightToLeft: Bool, script: Script, language: String?
     ) -> ShapedWord? {
+        let buffer = self.buffer
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, text.baseAddress, Int32(text.count), 0, Int32(text.count))
         hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
