@@ -79,7 +79,6 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         if text != nil, file != nil { throw ValidationError("give the text as an argument or with --file, not both") }
-        if output == nil, !json { throw ValidationError("nothing to do: give --output FILE.pgm and/or --json") }
         if let output, !output.lowercased().hasSuffix(".pgm") {
             throw ValidationError("--output \(output): the file name must end in .pgm")
         }
@@ -126,6 +125,8 @@ struct RenderCommand: ParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
+        // After the text, fonts and options are checked, so a bad value is reported first.
+        if output == nil, !json { throw ValidationError("nothing to do: give --output FILE.pgm and/or --json") }
         if let output {
             let renderOptions = RenderOptions(scale: scale, debug: debug, maxPixels: maxPixels)
             do {

@@ -1,4 +1,5 @@
 import Foundation
+import TextKitLite
 
 /// Reading text input: from a file or stdin, as strict UTF-8.
 enum TextInput {
@@ -37,22 +38,8 @@ enum TextInput {
     /// Strict UTF-8 decoding; an invalid sequence is an error naming its line and byte offset.
     static func decode(_ bytes: [UInt8], source: String) throws -> String {
         if let text = String(validating: bytes, as: UTF8.self) { return text }
-        let offset = firstInvalidUTF8Offset(bytes) ?? 0
+        let offset = UTF8Validation.firstInvalidOffset(bytes) ?? 0
         let line = bytes[..<offset].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-        throw CLIError("\(source):\(line): invalid UTF-8 at byte offset \(offset) (byte 0x\(String(bytes[min(offset, bytes.count - 1)], radix: 16)))")
-    }
-
-    /// Byte offset of the first invalid UTF-8 sequence.
-    static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
-        var decoder = UTF8()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): offset += UTF8.width(scalar)
-            case .emptyInput: return nil
-            case .error: return offset
-            }
-        }
+        throw CLIError("\(source):\(line): invalid UTF-8 at byte offset \(offset) (\(UTF8Validation.describeByte(bytes, at: offset)))")
     }
 }

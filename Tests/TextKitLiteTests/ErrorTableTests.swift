@@ -126,14 +126,15 @@ import Testing
 
     @Test func invalidUTF8InAFeedLine() {
         let error = Self.error(FeedLineError.self) { _ = try FeedLineParser.parse([0x7B, 0xFF, 0x7D], line: 12) }
-        #expect(error == FeedLineError(line: 12, reason: "invalid UTF-8"))
-        #expect(error?.description == "line 12: invalid UTF-8")
+        #expect(error == FeedLineError(line: 12, reason: "invalid UTF-8 at byte offset 1 of the line (byte 0xff)"))
+        #expect(error?.description == "line 12: invalid UTF-8 at byte offset 1 of the line (byte 0xff)")
     }
 
     @Test(arguments: [
-        (#"{"id": 1, "text": "unterminated"#, "bad JSON"),
-        (#"{"id": 1, "text": "lone \ud800 surrogate"}"#, "bad JSON"),
-        (#"not json"#, "bad JSON"),
+        (#"{"id": 1, "text": "unterminated"#, "bad JSON: Unexpected end of file during JSON parse"),
+        (#"{"id": 1, "text": "lone \ud800 surrogate"}"#,
+         "bad JSON: Unexpected end of file during string parse (expected low-surrogate code point but did not find one)"),
+        (#"not json"#, "bad JSON: Invalid value around character 1"),
         (#"[1, 2]"#, "expected a JSON object"),
         (#"{"id": 1, "text": 42}"#, "\"text\" must be a string"),
         (#"{"id": 1, "text": "t", "author": ["a"]}"#, "\"author\" must be a string"),
@@ -365,12 +366,12 @@ import Testing
             CLICase(arguments: ["render", "--json"], stdin: [0x6F, 0x6B, 0x0A, 0xC3, 0x28], status: 1,
                     message: "Error: stdin:2: invalid UTF-8 at byte offset 3 (byte 0xc3)"),
             CLICase(arguments: ["measure"], stdin: Array(#"{"id": 1, "text": "ok"}"#.utf8) + [0x0A] + Array(#"{"id": 2, "text": ""#.utf8) + [0xFF, 0x22, 0x7D, 0x0A],
-                    status: 2, message: "stdin:2: invalid UTF-8 (line skipped)"),
+                    status: 2, message: "stdin:2: invalid UTF-8 at byte offset 19 of the line (byte 0xff) (line skipped)"),
             CLICase(arguments: ["render", "--file", "/nonexistent.txt", "--json"], status: 1, message: "Error: /nonexistent.txt: no such file"),
             CLICase(arguments: ["render", "--file", Files.directory, "--json"], status: 1,
                     message: "Error: \(Files.directory): is a directory, not a text file"),
             CLICase(arguments: ["measure"], stdin: Array("{\"id\": 1, \"text\": \"a\"}\n{\"id\": 2, \"text\": \"\u{1}\"}\nnot json\n".utf8),
-                    status: 2, message: "stdin:3: bad JSON (line skipped)"),
+                    status: 2, message: "stdin:3: bad JSON: Invalid value around character 1 (line skipped)"),
             CLICase(arguments: ["measure"], stdin: Array(#"{"id": 1}"#.utf8), status: 2, message: "stdin:1: missing \"text\" (line skipped)"),
             CLICase(arguments: ["measure"], stdin: Array(#"{"id": 1, "text": ["a"]}"#.utf8), status: 2,
                     message: "stdin:1: \"text\" must be a string (line skipped)"),
@@ -418,6 +419,9 @@ import Testing
             CLICase(arguments: ["render", "", "--json"], status: 0, message: "\"lineCount\" : 0"),
             CLICase(arguments: ["render", "--json"], stdin: [], status: 0, message: "\"lineCount\" : 0"),
             CLICase(arguments: ["render", "x"], status: 64, message: "nothing to do: give --output FILE.pgm and/or --json"),
+            // A bad value is named even when nothing would be written.
+            CLICase(arguments: ["render", "x", "--width", "-5"], status: 1, message: "Error: invalid width -5.0"),
+            CLICase(arguments: ["render", "x", "--font", "/nonexistent.ttf"], status: 1, message: "Error: font file not found: /nonexistent.ttf"),
             CLICase(arguments: ["measure", "--jobs", "0"], stdin: [], status: 64, message: "Error: invalid --jobs 0: must be from 1 to 256"),
         ]
     }()

@@ -69,14 +69,17 @@ import Testing
     // MARK: Bad lines
 
     @Test func badJSON() {
-        for line in [#"{"id": "x", "text": "unterminated"#, "not json", #"{"id": "x" "text": "t"}"#] {
-            #expect(failure(line)?.reason == "bad JSON", "\(line)")
+        // The reason says where the syntax goes wrong.
+        for (line, reason) in [(#"{"id": "x", "text": "unterminated"#, "bad JSON: Unexpected end of file during JSON parse"),
+                               ("not json", "bad JSON: Invalid value around character 1"),
+                               (#"{"id": "x" "text": "t"}"#, "bad JSON: Invalid value around character 11")] {
+            #expect(failure(line)?.reason == reason, "\(line)")
         }
     }
 
     @Test func invalidUTF8() {
         let bytes = Array(#"{"id": "x", "text": ""#.utf8) + [0xFF, 0xC3] + Array(#""}"#.utf8)
-        #expect(failure(bytes)?.reason == "invalid UTF-8")
+        #expect(failure(bytes)?.reason == "invalid UTF-8 at byte offset 21 of the line (byte 0xff)")
     }
 
     @Test func arrayInsteadOfObject() {

@@ -32,14 +32,15 @@ public enum FeedLineParser {
             throw FeedLineError(line: line, reason: "line longer than \(maximumLineBytes) bytes")
         }
         let array = Array(bytes)
-        guard String(validating: array, as: UTF8.self) != nil else {
-            throw FeedLineError(line: line, reason: "invalid UTF-8")
+        if let offset = UTF8Validation.firstInvalidOffset(array) {
+            throw FeedLineError(line: line, reason: "invalid UTF-8 at byte offset \(offset) of the line (\(UTF8Validation.describeByte(array, at: offset)))")
         }
+        let data = Data(array)
         let record: Record
         do {
-            record = try JSONDecoder().decode(Record.self, from: Data(array))
+            record = try JSONDecoder().decode(Record.self, from: data)
         } catch let error as DecodingError {
-            throw FeedLineError(line: line, reason: describe(error))
+            throw FeedLineError(line: line, reason: describe(error, data: data))
         } catch let error as FeedLineError {
             throw FeedLineError(line: line, reason: error.reason)
         } catch {
@@ -81,7 +82,7 @@ public enum FeedLineParser {
         }
     }
 
-    private static func describe(_ error: DecodingError) -> String {
+    private static func describe(_ error: DecodingError, data: Data) -> String {
         switch error {
         case .keyNotFound(let key, _): "missing \"\(key.stringValue)\""
         case .valueNotFound(_, let context), .typeMismatch(_, let context):
@@ -91,8 +92,22 @@ public enum FeedLineParser {
                 "expected a JSON object"
             }
         case .dataCorrupted(let context):
-            context.codingPath.isEmpty ? "bad JSON" : "bad value for \"\(context.codingPath.last!.stringValue)\""
+            context.codingPath.isEmpty ? "bad JSON" + syntaxError(data) : "bad value for \"\(context.codingPath.last!.stringValue)\""
         @unknown default: "bad JSON"
         }
+    }
+
+    /// Where the JSON syntax goes wrong (": Invalid value around character 1"), from
+    /// Foundation's parser, whose message `JSONDecoder` does not pass on; empty when it
+    /// gives none. Runs on bad lines only.
+    private static func syntaxError(_ data: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty {
+                return ": " + (detail.hasSuffix(".") ? String(detail.dropLast()) : detail)
+            }
+        }
+        return ""
     }
 }
