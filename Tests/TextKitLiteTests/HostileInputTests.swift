@@ -333,6 +333,29 @@ import Testing
         expectNoLineStartsWithWhiteSpace(again)
     }
 
+    /// Fuzzer crash aab51fa2 (LayoutFuzzer, 30-minute run with -seed=20261123, 2026-11-23):
+    /// an emergency break that takes a whole unit ("\u{FFFD} ", wider than the line) left
+    /// the white space starting the next unit (U+2000, line-break class BA, so UAX #14 allows
+    /// a break before it after a space) to start a line of its own. Reproducer
+    /// (`scripts/fuzz.sh --replay FILE`), minimized by libFuzzer: header
+    /// [0x0A, 0xE7, 0x01, 0x00, 0x00, 0xCC, 0xCC, 0x83] (width 21, 61 points, Korean, line
+    /// spacing 2) then the UTF-8 bytes AC 20 E2 80 80. Fixed: after an emergency break that
+    /// ends a unit, the white space that follows hangs on the same line.
+    @Test(arguments: [
+              ("\u{FFFD} \u{2000}", 21.0, 61.0),
+              ("\u{FFFD} \u{3000}\u{2000}x", 21, 61),
+              ("🎉 \u{3000}中文", 10, 40),
+              ("W \u{205F}\u{1680} W", 5, 30),
+          ])
+    func fuzzCrashAab51fa2SpaceAfterAnEmergencyBreakHangs(_ text: String, _ width: Double, _ size: Double) throws {
+        let attributed = AttributedText(text, style: TextStyle(size: size, language: "ko"))
+        let layout = try Fixtures.engine.layout(attributed, options: LayoutOptions(width: width, lineSpacing: 2))
+        expectEveryCharacterInOneLine(layout)
+        expectNoLineStartsWithWhiteSpace(layout)
+        let again = try Fixtures.engine.layout(attributed, options: LayoutOptions(width: layout.measuredWidth, lineSpacing: 2))
+        #expect(again.lines.map(\.range) == layout.lines.map(\.range), "relayout at the measured width \(layout.measuredWidth)")
+    }
+
     /// With `maxLines`, only a prefix of the text is shaped (enough for one line more than
     /// shown). It must give the lines the whole text gets: UAX #9 takes the paragraph
     /// direction from the paragraph's first strong character (rule P2), and the level of

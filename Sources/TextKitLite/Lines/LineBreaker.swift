@@ -38,6 +38,25 @@ enum LineBreaker {
         var next = 0
         let pieces = paragraph.pieces
 
+        /// The next unit: pieces up to and including one that allows a break after it,
+        /// from the carried rest of a cut unit first.
+        func takeUnit() -> [ShapedPiece] {
+            var unit: [ShapedPiece] = []
+            while !carry.isEmpty {
+                let piece = carry.removeFirst()
+                unit.append(piece)
+                if piece.breakAfter { break }
+            }
+            if unit.last?.breakAfter != true {
+                while next < pieces.count {
+                    unit.append(pieces[next])
+                    next += 1
+                    if unit.last!.breakAfter { break }
+                }
+            }
+            return unit
+        }
+
         func flush(endingAt end: Int32) {
             lines.append(BrokenLine(pieces: current, start: current.first?.start ?? end, end: end, paragraph: index,
                                     isParagraphEnd: false, width: visible, hang: currentWidth - visible))
@@ -64,19 +83,7 @@ enum LineBreaker {
                     continue
                 }
             }
-            var unit: [ShapedPiece] = []
-            while !carry.isEmpty {
-                let piece = carry.removeFirst()
-                unit.append(piece)
-                if piece.breakAfter { break }
-            }
-            if unit.last?.breakAfter != true {
-                while next < pieces.count {
-                    unit.append(pieces[next])
-                    next += 1
-                    if unit.last!.breakAfter { break }
-                }
-            }
+            let unit = takeUnit()
             let unitWidth = unit.reduce(0) { $0 + $1.width }
             let unitHang = trailingHang(unit)
             let candidate = currentWidth + unitWidth - unitHang
@@ -95,8 +102,24 @@ enum LineBreaker {
                 carry = rest + carry
             } else {
                 // Emergency break: as many grapheme clusters as fit, at least one.
-                let cut = fittingPrefix(unit, graphemes: paragraph.graphemes, width: limit)
-                let (head, tail) = split(unit, at: cut)
+                var cut = fittingPrefix(unit, graphemes: paragraph.graphemes, width: limit)
+                var head: [ShapedPiece], tail: [ShapedPiece]
+                (head, tail) = split(unit, at: cut)
+                // When the whole unit went on this line, white space that starts the units
+                // after it (a BA space such as U+3000 after " ") hangs here too: the next
+                // line never starts with white space it could hang.
+                while tail.isEmpty {
+                    let following = takeUnit()
+                    guard let first = following.first else { break }
+                    let spaceEnd = endOfWhiteSpace(following, from: first.start, graphemes: paragraph.graphemes)
+                    let (spaces, rest) = split(following, at: spaceEnd)
+                    head += spaces
+                    if !spaces.isEmpty { cut = spaceEnd }
+                    if !rest.isEmpty {
+                        carry = rest + carry
+                        break
+                    }
+                }
                 current = head
                 currentWidth = head.reduce(0) { $0 + $1.width }
                 visible = currentWidth - trailingHang(head)
