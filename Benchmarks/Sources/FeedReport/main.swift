@@ -27,6 +27,11 @@ let setupStart = now()
 let fixture = FeedFixture()
 say(String(format: "setup (warm engine, cells, glyph cache, HarfBuzz plans): %.1f s", Double(now() - setupStart) / 1e9))
 
+/// One pass of a profiled workload, in a function of its own so that callgrind can count
+/// only what it runs.
+@inline(never)
+func profileWork(_ work: () -> Double) -> Double { work() }
+
 // `--profile NAME`: repeat one workload for `--seconds` (default 10), for perf or callgrind.
 if let i = CommandLine.arguments.firstIndex(of: "--profile"), i + 1 < CommandLine.arguments.count {
     let name = CommandLine.arguments[i + 1]
@@ -49,11 +54,14 @@ if let i = CommandLine.arguments.firstIndex(of: "--profile"), i + 1 < CommandLin
         say("unknown workload \(name)")
         exit(2)
     }
+    // `--passes N` runs exactly N passes instead (for instruction counts: valgrind
+    // --tool=callgrind --toggle-collect='*FeedReport*profileWork*').
+    let fixedPasses = option("--passes", default: 0)
     let end = now() + UInt64(profileSeconds) * 1_000_000_000
     var passes = 0, sink = 0.0
     let start = now()
-    while now() < end {
-        sink += work()
+    while fixedPasses > 0 ? passes < fixedPasses : now() < end {
+        sink += profileWork(work)
         passes += 1
     }
     say(String(format: "%@: %d passes, %.1f µs per pass (%.0f)", name, passes, Double(now() - start) / 1e3 / Double(passes), sink.truncatingRemainder(dividingBy: 10)))

@@ -6,6 +6,8 @@ import Foundation
 public struct FontFallbackChain: Sendable, Hashable {
     /// The fonts, primary first. Never empty.
     public let fonts: [Font]
+    /// What one-scalar clusters resolved to (no bearing on equality: a function of `fonts`).
+    private let memo = FallbackMemo()
 
     /// The first font: its metrics size empty lines and its .notdef stands for
     /// uncovered characters.
@@ -54,16 +56,36 @@ public struct FontFallbackChain: Sendable, Hashable {
     /// The font for one grapheme cluster: `preferred` when it covers the cluster, else the
     /// first covering font of the chain (color fonts first for emoji presentation), else
     /// the primary font.
+    ///
+    /// - Complexity: one memo load for a one-scalar cluster resolved before without a
+    ///   preferred font (almost every character of a feed); else a cmap lookup per scalar
+    ///   and font tried.
     func resolve(cluster: UnsafeBufferPointer<UInt32>, preferred: Font?) -> Font {
-        if let preferred, Self.covers(preferred, cluster) { return preferred }
+        if let preferred {
+            return Self.covers(preferred, cluster) ? preferred : (chainIndex(for: cluster).map { fonts[$0] } ?? preferred)
+        }
+        guard cluster.count == 1 else { return fonts[chainIndex(for: cluster) ?? 0] }
+        let scalar = cluster[0]
+        if let index = memo.fontIndex(for: scalar) { return fonts[index] }
+        let index = chainIndex(for: cluster) ?? 0
+        memo.remember(index, for: scalar)
+        return fonts[index]
+    }
+
+    /// Index of the first font of the chain that covers `cluster` (the first color font
+    /// for emoji presentation), nil when none does.
+    private func chainIndex(for cluster: UnsafeBufferPointer<UInt32>) -> Int? {
         // Indices, not `for font in fonts`: no retain and release of every font tried.
         if UnicodeProperties.isEmojiPresentation(cluster),
            let index = fonts.indices.first(where: { fonts[$0].isColor && Self.covers(fonts[$0], cluster) }) {
-            return fonts[index]
+            return index
         }
-        if let index = fonts.indices.first(where: { Self.covers(fonts[$0], cluster) }) { return fonts[index] }
-        return preferred ?? primary
+        return fonts.indices.first(where: { Self.covers(fonts[$0], cluster) })
     }
+
+    public static func == (a: FontFallbackChain, b: FontFallbackChain) -> Bool { a.fonts == b.fonts }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(fonts) }
 
     private static func covers(_ font: Font, _ cluster: UnsafeBufferPointer<UInt32>) -> Bool {
         var coveredAny = false

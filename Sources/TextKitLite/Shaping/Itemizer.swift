@@ -86,11 +86,11 @@ struct Itemizer {
             while runIndex + 1 < text.runs.count, text.runs[runIndex].range.upperBound <= base + clusterStart {
                 runIndex += 1
             }
-            // Decode the cluster's scalars.
-            scalars.removeAll(keepingCapacity: true)
+            // Decode the cluster's scalars: most clusters are one scalar, resolved without
+            // the scratch array.
             var i = clusterStart
             var script = Script.common
-            while i < clusterEnd {
+            func nextScalar() -> UInt32 {
                 var scalar = UInt32(original[i])
                 if UTF16.isLeadSurrogate(original[i]), i + 1 < clusterEnd, UTF16.isTrailSurrogate(original[i + 1]) {
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(original[i + 1]) - 0xDC00)
@@ -98,11 +98,22 @@ struct Itemizer {
                 } else {
                     i += 1
                 }
-                scalars.append(scalar)
                 if script.isNeutral {
                     let s = Script(of: scalar)
                     if !s.isNeutral { script = s }
                 }
+                return scalar
+            }
+            let preferred = preferredFonts.isEmpty ? nil : preferredFonts[runIndex]
+            let first = nextScalar()
+            let font: Font
+            if i == clusterEnd {
+                font = withUnsafePointer(to: first) { chain.resolve(cluster: UnsafeBufferPointer(start: $0, count: 1), preferred: preferred) }
+            } else {
+                scalars.removeAll(keepingCapacity: true)
+                scalars.append(first)
+                while i < clusterEnd { scalars.append(nextScalar()) }
+                font = scalars.withUnsafeBufferPointer { chain.resolve(cluster: $0, preferred: preferred) }
             }
             if script.isNeutral {
                 script = lastScript
@@ -113,8 +124,6 @@ struct Itemizer {
             }
             lastScript = script
             let style = Int32(runIndex)
-            let preferred = preferredFonts.isEmpty ? nil : preferredFonts[runIndex]
-            let font = scalars.withUnsafeBufferPointer { chain.resolve(cluster: $0, preferred: preferred) }
             let level = levels.isEmpty ? resolvedLevel : levels[clusterStart]
             let lastIndex = items.count - 1  // items are compared and extended in place
             if lastIndex >= 0, items[lastIndex].style == style, items[lastIndex].font === font, items[lastIndex].level == level,

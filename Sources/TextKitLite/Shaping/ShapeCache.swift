@@ -36,15 +36,21 @@ public final class ShapeCache: Sendable {
                 long = Array(text)
             }
             packed = words
+            // As few combines as the key needs (a feed looks up a few hundred words per
+            // post): font and script in one word, length and direction in another, then
+            // only the packed words the text reaches (the length tells how many), or the
+            // bytes of a long word.
             var hasher = Hasher()
-            hasher.combine(font)
-            hasher.combine(script)
-            hasher.combine(rightToLeft)
-            hasher.combine(language)
-            hasher.combine(words.0)
-            hasher.combine(words.1)
-            hasher.combine(words.2)
-            hasher.combine(bytes: UnsafeRawBufferPointer(text))
+            hasher.combine(UInt64(UInt32(truncatingIfNeeded: font)) << 32 | UInt64(script))
+            hasher.combine(text.count << 1 | (rightToLeft ? 1 : 0))
+            if let language { hasher.combine(language) }
+            if text.count > 12 {
+                hasher.combine(bytes: UnsafeRawBufferPointer(text))
+            } else {
+                hasher.combine(words.0)
+                if text.count > 4 { hasher.combine(words.1) }
+                if text.count > 8 { hasher.combine(words.2) }
+            }
             hash = hasher.finalize()
         }
 
