@@ -188,4 +188,8 @@ int32_t tkl_is_extended_pictographic(uint32_t code_point) {
 
 int32_t tkl_general_category(uint32_t code_point) { return (int32_t)u_charType((UChar32)code_point); }
 
+int32_t tkl_grapheme_cluster_break(uint32_t code_point) {
+    return (int32_t)u_getIntPropertyValue((UChar32)code_point, UCHAR_GRAPHEME_CLUSTER_BREAK);
+}
+
 const char *tkl_icu_version(void) { return U_ICU_VERSION; }

@@ -14,7 +14,8 @@ import Testing
         var breaks: [Int]
     }
 
-    static func cases() throws -> [Case] {
+    /// The cases of a UAX #14 or UAX #29 test file ("÷ 0020 × 0308 ÷" lines).
+    static func cases(path: String = path) throws -> [Case] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var result: [Case] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -41,6 +41,10 @@ int32_t tkl_is_extended_pictographic(uint32_t code_point);
 /// The general category of a code point (ICU's UCharCategory numbering).
 int32_t tkl_general_category(uint32_t code_point);
 
+/// The Grapheme_Cluster_Break property of a code point (UAX #29; ICU's
+/// UGraphemeClusterBreak numbering: 0 Other, 1 Control, 2 CR, 3 Extend, ...).
+int32_t tkl_grapheme_cluster_break(uint32_t code_point);
+
 /// The ICU version string ("72.1").
 const char *tkl_icu_version(void);
 

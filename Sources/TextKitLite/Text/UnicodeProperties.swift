@@ -23,14 +23,38 @@ enum UnicodeProperties {
     }
 
     /// Extended grapheme cluster boundaries (UAX #29) after the start, ending with `text.count`.
+    ///
+    /// - Complexity: O(n); text made only of `isOwnGraphemeUnit` units (most Latin and CJK
+    ///   text) does not go through ICU.
     static func graphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>) -> [Int32] {
         guard !text.isEmpty else { return [] }
+        if text.allSatisfy(isOwnGraphemeUnit) { return Array(1...Int32(text.count)) }
         var offsets = [Int32](repeating: 0, count: text.count)
         let count = tkl_grapheme_breaks(text.baseAddress, Int32(text.count), &offsets, Int32(text.count))
         guard count > 0 else { return [Int32(text.count)] }
         offsets.removeSubrange(Int(count)...)
         return offsets
     }
+
+    /// True for a UTF-16 unit whose Grapheme_Cluster_Break is Other or Control (never CR
+    /// or LF): ASCII printable and tab, Latin-1 and Latin Extended letters, general
+    /// punctuation, CJK symbols, kana (without the combining voiced marks), CJK ideographs
+    /// and full-width forms. Between two such units UAX #29 always breaks (GB4, GB5,
+    /// GB999; GB6-GB13 need Hangul jamo, Extend, ZWJ, SpacingMark, Prepend or regional
+    /// indicators), so a text of them has a boundary after every unit.
+    /// `graphemeFastPathUnitsAreOtherOrControl` checks every unit against ICU.
+    static func isOwnGraphemeUnit(_ unit: UInt16) -> Bool {
+        switch unit {
+        case 0x09, 0x20...0x7E, 0xA0...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x3000...0x3029, 0x3030...0x3098,
+             0x309B...0x30FF, 0x4E00...0x9FFF, 0xFF01...0xFF9D:
+            true
+        default:
+            false
+        }
+    }
+
+    /// The Grapheme_Cluster_Break property value (ICU numbering: 0 Other, 1 Control, ...).
+    static func graphemeClusterBreak(_ scalar: UInt32) -> Int32 { tkl_grapheme_cluster_break(scalar) }
 
     /// Resolved bidi levels (UAX #9) of one paragraph, and its paragraph level.
     ///
