@@ -94,8 +94,7 @@ enum LineBreaker {
             } else if !current.isEmpty {
                 // White space at the start of the unit hangs at the end of this line: a line
                 // never starts with white space it could hang ("ok " + tabs + "」").
-                let spaceEnd = endOfWhiteSpace(unit, from: unit[0].start, graphemes: paragraph.graphemes)
-                let (spaces, rest) = split(unit, at: spaceEnd)
+                let (spaces, rest, spaceEnd) = leadingWhiteSpace(unit, graphemes: paragraph.graphemes)
                 current += spaces
                 currentWidth += spaces.reduce(0) { $0 + $1.width }
                 flush(endingAt: spaceEnd)
@@ -103,16 +102,15 @@ enum LineBreaker {
             } else {
                 // Emergency break: as many grapheme clusters as fit, at least one.
                 var cut = fittingPrefix(unit, graphemes: paragraph.graphemes, width: limit)
-                var head: [ShapedPiece], tail: [ShapedPiece]
-                (head, tail) = split(unit, at: cut)
+                let (fitting, tail) = split(unit, at: cut)
+                var head = fitting
                 // When the whole unit went on this line, white space that starts the units
                 // after it (a BA space such as U+3000 after " ") hangs here too: the next
                 // line never starts with white space it could hang.
                 while tail.isEmpty {
                     let following = takeUnit()
-                    guard let first = following.first else { break }
-                    let spaceEnd = endOfWhiteSpace(following, from: first.start, graphemes: paragraph.graphemes)
-                    let (spaces, rest) = split(following, at: spaceEnd)
+                    guard !following.isEmpty else { break }
+                    let (spaces, rest, spaceEnd) = leadingWhiteSpace(following, graphemes: paragraph.graphemes)
                     head += spaces
                     if !spaces.isEmpty { cut = spaceEnd }
                     if !rest.isEmpty {
@@ -203,6 +201,14 @@ enum LineBreaker {
             break
         }
         return cut
+    }
+
+    /// A unit's leading white space, which hangs at the end of the line before it, the rest
+    /// of the unit, and the offset where the white space ends (the unit's start when none).
+    static func leadingWhiteSpace(_ unit: [ShapedPiece], graphemes: [Int32]) -> (spaces: [ShapedPiece], rest: [ShapedPiece], end: Int32) {
+        let end = endOfWhiteSpace(unit, from: unit[0].start, graphemes: graphemes)
+        let (spaces, rest) = split(unit, at: end)
+        return (spaces, rest, end)
     }
 
     /// Splits a logical sequence of pieces at a text offset (a cut point).
