@@ -22,6 +22,8 @@ let trials = option("--trials", default: 300)
 func say(_ text: String) { FileHandle.standardError.write((text + "\n").data(using: .utf8)!) }
 
 let loadBefore = loadAverage()
+let stealBefore = stealSeconds()
+let wallBefore = now()
 say("load average before: \(loadBefore)")
 let setupStart = now()
 let fixture = FeedFixture()
@@ -88,6 +90,9 @@ say("cancellation: \(trials) trials")
 let cancelBench = CancelLatencyBench(engine: fixture.warmEngine)
 let cancel = cancelBench.figures(trials: trials)
 let loadAfter = loadAverage()
+let stolen = stealSeconds() - stealBefore
+let runSeconds = Double(now() - wallBefore) / 1e9
+let cpus = ProcessInfo.processInfo.activeProcessorCount
 say("load average after: \(loadAfter)")
 
 func wall(_ key: (FeedRound) -> Figure) -> Summary { Summary(results.map { key($0).wall }) }
@@ -163,5 +168,6 @@ renders that finished anyway: \(cancel.finishedAnyway)):
 Word cache after the feed: \(shapeStats.count) words from \(fixture.warmEngine.shapeCache.shapingCount) HarfBuzz calls. \
 Raw HarfBuzz font choice, texts per font in chain order: \(usage.map(String.init).joined(separator: " / ")). \
 Checksum \(Int(results.reduce(0) { $0 + $1.checksum }) & 0xff).
-Run \(ISO8601DateFormatter().string(from: Date())), load average (1, 5, 15 min) before \(loadBefore), after \(loadAfter).
+Run \(ISO8601DateFormatter().string(from: Date())), load average (1, 5, 15 min) before \(loadBefore), after \(loadAfter); \
+CPU time stolen by the hypervisor during the run: \(f(stolen)) s of \(f(runSeconds)) s × \(cpus) CPUs (\(f(100 * stolen / (Double(cpus) * runSeconds))) %).
 """)

@@ -121,3 +121,14 @@ public func loadAverage() -> String {
     (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
         .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
 }
+
+/// Time the hypervisor gave this machine's CPUs to others ("steal", from /proc/stat), in
+/// seconds summed over all CPUs since boot: the difference over a run tells how much of
+/// its wall time the machine was not running it at all.
+public func stealSeconds() -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+          let line = stat.split(separator: "\n").first, line.hasPrefix("cpu "),
+          let ticks = line.split(separator: " ").dropFirst().compactMap({ Double($0) }).dropFirst(7).first
+    else { return 0 }
+    return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
