@@ -67,8 +67,13 @@ struct LRUMap<Key: Hashable, Value> {
     }
 
     /// Inserts or replaces an entry, then evicts least recently used entries until both
-    /// bounds hold (an entry costlier than `maxCost` is not kept at all).
+    /// bounds hold. An entry costlier than `maxCost` is not kept at all, and evicts
+    /// nothing else (only the stale value it would have replaced).
     mutating func insert(_ value: Value, for key: Key, cost: Int) {
+        guard cost <= maxCost else {
+            if let slot = index[key] { evict(slot) }
+            return
+        }
         if let slot = index[key] {
             statistics.cost += cost - nodes[Int(slot)].cost
             nodes[Int(slot)].value = value

@@ -1,0 +1,88 @@
+import Dispatch
+import Testing
+@testable import TextKitLite
+
+/// The bounded LRU map behind every cache (shaped words, shaped texts, heights, glyphs,
+/// tokens): recency order, both bounds, counters, and the sharded, locked wrapper.
+@Suite struct BoundedCacheTests {
+    @Test func leastRecentlyUsedEntryGoesFirst() {
+        var map = LRUMap<String, Int>(maxCount: 3, maxCost: 1_000)
+        map.insert(1, for: "a", cost: 1)
+        map.insert(2, for: "b", cost: 1)
+        map.insert(3, for: "c", cost: 1)
+        #expect(map.value(for: "a") == 1)  // "a" is now the most recent; "b" the least
+        map.insert(4, for: "d", cost: 1)
+        #expect(map.value(for: "b") == nil)
+        #expect(map.value(for: "a") == 1)
+        #expect(map.value(for: "c") == 3)
+        #expect(map.value(for: "d") == 4)
+        #expect(map.statistics.count == 3)
+        #expect(map.statistics.evictions == 1)
+    }
+
+    @Test func costBoundEvictsUntilItHolds() {
+        var map = LRUMap<Int, String>(maxCount: 100, maxCost: 10)
+        for key in 0..<5 { map.insert("v\(key)", for: key, cost: 3) }  // 15 > 10: the two oldest go
+        #expect(map.statistics.cost <= 10)
+        #expect(map.statistics.count == 3)
+        #expect(map.value(for: 0) == nil && map.value(for: 1) == nil)
+        #expect(map.value(for: 4) == "v4")
+        // An entry costlier than the whole bound is not kept, and evicts nothing else.
+        map.insert("huge", for: 99, cost: 11)
+        #expect(map.value(for: 99) == nil)
+        #expect(map.statistics.count == 3)
+        #expect((2..<5).allSatisfy { map.value(for: $0) == "v\($0)" })
+        // Replacing a kept entry with one too costly drops the stale value.
+        map.insert("huge", for: 4, cost: 11)
+        #expect(map.value(for: 4) == nil)
+        #expect(map.statistics.count == 2 && map.statistics.cost == 6)
+    }
+
+    @Test func replacingAValueUpdatesItsCostAndRecency() {
+        var map = LRUMap<String, Int>(maxCount: 2, maxCost: 100)
+        map.insert(1, for: "a", cost: 10)
+        map.insert(2, for: "b", cost: 10)
+        map.insert(3, for: "a", cost: 50)  // replaces, and "a" becomes the most recent
+        #expect(map.statistics.count == 2)
+        #expect(map.statistics.cost == 60)
+        map.insert(4, for: "c", cost: 1)
+        #expect(map.value(for: "b") == nil)
+        #expect(map.value(for: "a") == 3)
+    }
+
+    @Test func countersAndRemoveAll() {
+        var map = LRUMap<Int, Int>(maxCount: 10, maxCost: 100)
+        map.insert(7, for: 1, cost: 1)
+        _ = map.value(for: 1)
+        _ = map.value(for: 2)
+        _ = map.value(for: 1, record: false)
+        #expect(map.statistics.hits == 1)
+        #expect(map.statistics.misses == 1)
+        map.removeAll()
+        #expect(map.statistics.count == 0 && map.statistics.cost == 0)
+        #expect(map.value(for: 1) == nil)
+        #expect(map.statistics.hits == 1)  // counters stay
+        // Slots freed by eviction and by removeAll are reused without losing entries.
+        for key in 0..<50 { map.insert(key, for: key, cost: 1) }
+        #expect(map.statistics.count == 10)
+        #expect((40..<50).allSatisfy { map.value(for: $0) == $0 })
+    }
+
+    @Test func shardedCacheHoldsItsBoundsUnderConcurrentUse() {
+        let cache = BoundedCache<Int, Int>(maxCount: 64, maxCost: 1 << 20, shards: 8)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for i in 0..<5_000 {
+                let key = (i * 7 + worker) % 500
+                if let value = cache.value(for: key) {
+                    #expect(value == key * 2)
+                } else {
+                    cache.insert(key * 2, for: key, cost: 16)
+                }
+            }
+        }
+        let statistics = cache.statistics
+        #expect(statistics.count <= 64)
+        #expect(statistics.hits + statistics.misses == 20_000)
+        #expect(statistics.evictions > 0)
+    }
+}
