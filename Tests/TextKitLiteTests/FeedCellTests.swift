@@ -150,7 +150,7 @@ import Testing
         #expect(ids == posts.map(\.id))
 
         let endless = AsyncStream<FeedPost> { continuation in
-            for i in 0..<100_000 { continuation.yield(SampleFeed.post(i)) }
+            for i in 0..<5_000 { continuation.yield(SampleFeed.post(i)) }
             continuation.finish()
         }
         let before = p.layoutCount
@@ -163,10 +163,23 @@ import Testing
             return count
         }
         // The stream ends soon after the consumer's task is cancelled: the producer stops
-        // between batches instead of laying out the other 99,990 posts.
+        // with at most a window of posts in flight instead of laying out the other 4,990.
         let delivered = try await task.value
         #expect(delivered >= 10 && delivered < 10 + 3 * 4)
         #expect(p.layoutCount - before < 10 + 4 * 4)
+    }
+
+    @Test func asyncPrecomputeEndsWithTheLayoutError() async {
+        let p = precomputer()
+        let posts = AsyncStream<FeedPost> { continuation in
+            for i in 0..<20 { continuation.yield(SampleFeed.post(i)) }
+            continuation.finish()
+        }
+        var delivered = 0
+        await #expect(throws: LayoutError.self) {
+            for try await _ in p.precompute(posts, width: 5, pool: RenderQueuePool(workerCount: 2), window: 3) { delivered += 1 }
+        }
+        #expect(delivered == 0)
     }
 
     @Test func cachesRespectTheirBounds() throws {

@@ -77,22 +77,35 @@ public final class FeedPrecomputer: Sendable {
     }
 
     /// Cell layouts for an async sequence of posts, in input order, computed on `pool`'s
-    /// workers. Honours task cancellation (throws `CancellationError`) between posts.
+    /// workers. A pipeline: up to `window` posts are in flight, and each finished head is
+    /// yielded at once while the workers go on with the posts behind it. Honours task
+    /// cancellation (throws `CancellationError`) between posts; a layout error ends the
+    /// stream with that error.
     public func precompute<Posts: AsyncSequence & Sendable>(
         _ posts: Posts, width: Double, scale: Double = 2, pool: RenderQueuePool = .shared, window: Int = 64
     ) -> AsyncThrowingStream<CellLayout, Error> where Posts.Element == FeedPost {
-        AsyncThrowingStream { continuation in
+        let window = max(1, window)
+        return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    var batch: [FeedPost] = []
-                    for try await post in posts {
-                        batch.append(post)
-                        if batch.count == window {
-                            try await self.emit(batch, width: width, scale: scale, pool: pool, to: continuation)
-                            batch.removeAll(keepingCapacity: true)
+                    var inFlight: [Task<Result<CellLayout, LayoutError>, Never>] = []
+                    var head = 0  // inFlight[..<head] were yielded
+                    func yieldHead() async throws {
+                        let cell = try await inFlight[head].value.get()
+                        head += 1
+                        if head >= window {  // drop the yielded prefix now and then
+                            inFlight.removeFirst(head)
+                            head = 0
                         }
+                        try Task.checkCancellation()
+                        continuation.yield(cell)
                     }
-                    try await self.emit(batch, width: width, scale: scale, pool: pool, to: continuation)
+                    for try await post in posts {
+                        try Task.checkCancellation()
+                        inFlight.append(self.submit(post, width: width, scale: scale, pool: pool))
+                        if inFlight.count - head >= window { try await yieldHead() }
+                    }
+                    while head < inFlight.count { try await yieldHead() }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -102,33 +115,17 @@ public final class FeedPrecomputer: Sendable {
         }
     }
 
-    private func emit(_ batch: [FeedPost], width: Double, scale: Double, pool: RenderQueuePool,
-                      to continuation: AsyncThrowingStream<CellLayout, Error>.Continuation) async throws {
-        try Task.checkCancellation()
-        guard !batch.isEmpty else { return }
-        let results = try await withCheckedThrowingContinuation { (resume: CheckedContinuation<[CellLayout], Error>) in
-            let slots = Locked<(results: [CellLayout?], remaining: Int, failed: Bool)>(([CellLayout?](repeating: nil, count: batch.count), batch.count, false))
-            for (index, post) in batch.enumerated() {
+    /// Lays a post out on one of `pool`'s workers; the task's value is the result.
+    private func submit(_ post: FeedPost, width: Double, scale: Double,
+                        pool: RenderQueuePool) -> Task<Result<CellLayout, LayoutError>, Never> {
+        Task {
+            await withCheckedContinuation { (resume: CheckedContinuation<Result<CellLayout, LayoutError>, Never>) in
                 pool.submit(priority: .prefetch) {
-                    let result = Result { () throws(LayoutError) -> CellLayout in try self.layout(post, width: width, scale: scale) }
-                    let finished: Result<[CellLayout], Error>? = slots.withLock { state in
-                        guard !state.failed else { return nil }
-                        switch result {
-                        case .success(let cell): state.results[index] = cell
-                        case .failure(let error):
-                            state.failed = true
-                            return .failure(error)
-                        }
-                        state.remaining -= 1
-                        return state.remaining == 0 ? .success(state.results.map { $0! }) : nil
-                    }
-                    if let finished { resume.resume(with: finished) }
+                    resume.resume(returning: Result { () throws(LayoutError) -> CellLayout in
+                        try self.layout(post, width: width, scale: scale)
+                    })
                 }
             }
-        }
-        for cell in results {
-            try Task.checkCancellation()
-            continuation.yield(cell)
         }
     }
 
