@@ -43,10 +43,13 @@ struct FeedOptions: ParsableArguments {
     /// width, so the shaped-text cache (relayout at other widths) is kept tiny and the
     /// height cache only catches posts repeated in the stream; the shaped-word cache is
     /// what pays off. Peak memory stays flat however long the feed.
-    func streamingPrecomputer() throws -> FeedPrecomputer {
+    ///
+    /// - Parameter measureOnly: cells without glyph runs, for `measure` (which draws nothing).
+    func streamingPrecomputer(measureOnly: Bool = false) throws -> FeedPrecomputer {
         let engine = TextEngine(fonts: try fontOptions.chain(), shapeCache: ShapeCache(maxEntries: 100_000, maxBytes: 32 << 20))
         return FeedPrecomputer(engine: engine, style: cellStyle(),
-                               heightCache: HeightCache(maxEntries: 10_000, maxBytes: 16 << 20), shapedTextLimit: 64)
+                               heightCache: HeightCache(maxEntries: 10_000, maxBytes: 16 << 20), shapedTextLimit: 64,
+                               measureOnly: measureOnly)
     }
 
     func cellStyle() -> FeedCellStyle {

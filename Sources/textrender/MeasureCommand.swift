@@ -33,9 +33,11 @@ struct MeasureCommand: ParsableCommand {
     func run() throws {
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        let precomputer = try feed.streamingPrecomputer()
+        // Nothing is drawn: lines, heights and frames only (no glyph runs).
+        let precomputer = try feed.streamingPrecomputer(measureOnly: true)
         let engine = precomputer.engine
-        let textOptions = LayoutOptions(width: feed.width, maxLines: feed.maxLines ?? 0, lineSpacing: feed.fontOptions.lineSpacing)
+        let textOptions = LayoutOptions(width: feed.width, maxLines: feed.maxLines ?? 0, lineSpacing: feed.fontOptions.lineSpacing,
+                                        measureOnly: true)
         let textStyle = TextStyle(size: feed.fontOptions.fontSize)
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)

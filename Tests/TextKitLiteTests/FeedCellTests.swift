@@ -182,6 +182,24 @@ import Testing
         #expect(delivered == 0)
     }
 
+    @Test func measureOnlyCellsHaveTheFramesOfDrawableOnesAndAreNeverDrawn() throws {
+        let heights = HeightCache()
+        let engine = TextEngine(fonts: Fixtures.engine.fonts)
+        let drawing = FeedPrecomputer(engine: engine, heightCache: heights)
+        let measuring = FeedPrecomputer(engine: engine, heightCache: heights, measureOnly: true)
+        for post in [Self.post] + (0..<30).map({ SampleFeed.post($0, seed: 9) }) {
+            let measured = try measuring.layout(post, width: 375)
+            let cell = try drawing.layout(post, width: 375)  // same height cache: must not get the measured cell
+            #expect(measured.height == cell.height)
+            #expect(measured.elements.map(\.id) == cell.elements.map(\.id))
+            #expect(measured.elements.map(\.frame) == cell.elements.map(\.frame))
+            #expect(measured.lineCounts == cell.lineCounts && measured.isTruncated == cell.isTruncated)
+            #expect(cell.elements.compactMap(\.text).allSatisfy { !$0.options.measureOnly })
+            #expect(throws: RenderError.measureOnlyLayout) { try CellRenderer().render(measured) }
+            #expect(try CellRenderer().render(cell) != nil)
+        }
+    }
+
     @Test func cachesRespectTheirBounds() throws {
         let heights = HeightCache(maxEntries: 10, maxBytes: 1 << 30)
         let p = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts, shapeCache: ShapeCache(maxEntries: 50, maxBytes: 1 << 30)),

@@ -39,7 +39,8 @@ struct LayoutFuzzerMain {
 ///    wider than the token; no line but the first of a paragraph starts with white space
 ///    (UAX #14 allows no break before a space or tab, and an emergency break must leave
 ///    white space hanging at the end of the line before).
-/// 4. Laying out again at the layout's own measured width gives the same lines.
+/// 4. Laying out again at the layout's own measured width gives the same lines; a
+///    measure-only layout has the lines, frames and size of the full one.
 /// 5. The bitmap is ceil(size × scale) pixels, or the render refuses it with
 ///    `bitmapTooLarge` exactly when that exceeds `maxPixels`; rendering is deterministic;
 ///    a text without glyphs leaves the background untouched; cancelling after k lines
@@ -172,6 +173,18 @@ enum LayoutFuzzer {
             let index = (0..<min(direct.count, whole.count)).first { direct[$0] != whole[$0] } ?? min(direct.count, whole.count)
             fail("layout of the shaped text differs from the direct layout at line \(index): "
                  + "\(index < direct.count ? direct[index] : "none") vs \(index < whole.count ? whole[index] : "none")")
+        }
+
+        // A measure-only layout measures like the full one.
+        var measureOnly = options
+        measureOnly.measureOnly = true
+        do {
+            let measured = try engine.layout(shaped, options: measureOnly)
+            require(measured.lines.map { "\($0.range) \($0.frame) \($0.baseline)" } == layout.lines.map { "\($0.range) \($0.frame) \($0.baseline)" }
+                        && measured.size == layout.size && measured.isTruncated == layout.isTruncated,
+                    "measure-only layout differs from the full one")
+        } catch {
+            fail("measure-only layout failed: \(error)")
         }
 
         guard options.width.isFinite, !layout.isTruncated else { return }

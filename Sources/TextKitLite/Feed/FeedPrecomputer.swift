@@ -14,6 +14,9 @@ public final class FeedPrecomputer: Sendable {
     private let shapedCache: BoundedCache<ShapedKey, ShapedText>
     private let layouts = Atomic<Int>(0)
     private let styleHash: Int
+    /// Cells with frames, heights and line counts but no glyph runs (`LayoutOptions.measureOnly`):
+    /// for measuring, not drawing.
+    public let measureOnly: Bool
 
     struct ShapedKey: Hashable, Sendable {
         var postID: String
@@ -25,9 +28,12 @@ public final class FeedPrecomputer: Sendable {
 
     /// - Parameters:
     ///   - shapedTextLimit: most shaped post texts kept for relayout at other widths.
+    ///   - measureOnly: lay cells out for their heights and frames only (no glyph runs:
+    ///     cheaper, and `CellRenderer` refuses them).
     public init(engine: TextEngine, style: FeedCellStyle = FeedCellStyle(),
-                heightCache: HeightCache = HeightCache(), shapedTextLimit: Int = 20_000) {
+                heightCache: HeightCache = HeightCache(), shapedTextLimit: Int = 20_000, measureOnly: Bool = false) {
         self.engine = engine
+        self.measureOnly = measureOnly
         self.style = style
         styleHash = style.hashValue
         self.heightCache = heightCache
@@ -45,7 +51,7 @@ public final class FeedPrecomputer: Sendable {
             throw .invalidOption(name: "scale", value: "\(scale)", reason: "must be in (0, 100]")
         }
         let key = HeightCache.Key(postID: post.id, contentHash: post.contentHash, width: width, scale: scale,
-                                  style: style, styleHash: styleHash)
+                                  style: style, styleHash: styleHash, measureOnly: measureOnly)
         if let cached = heightCache.layout(for: key) { return cached }
         try style.validate()
         let spec = cellSpec(post)
@@ -146,7 +152,7 @@ public final class FeedPrecomputer: Sendable {
         rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
             .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.avatarFill),
             .text(id: "author", text: shaped(post, .author) { AttributedText(post.author.isEmpty ? "—" : post.author, style: author) },
-                  options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode)),
+                  options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode, measureOnly: measureOnly)),
         ])))
         if !post.text.isEmpty {
             rows.append(textBlock("body", post, .body, post.text, size: s.bodySize, maxLines: s.bodyMaxLines))
@@ -156,7 +162,8 @@ public final class FeedPrecomputer: Sendable {
                 textBlock("quote", post, .quote, quote, size: s.quoteSize, maxLines: s.quoteMaxLines))))
         }
         if post.images > 0 { rows.append(imageGrid(post.images)) }
-        rows.append(.text(id: "footer", text: footer, options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode)))
+        rows.append(.text(id: "footer", text: footer, options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode,
+                                                                             measureOnly: measureOnly)))
         return .inset(s.padding, .stack(StackSpec(axis: .vertical, spacing: s.spacing, children: rows)))
     }
 
@@ -168,7 +175,7 @@ public final class FeedPrecomputer: Sendable {
         let shapedText = shaped(post, field) { FeedTextHighlighter.attributed(string, style: plain, linkStyle: link) }
         return .text(id: id, text: shapedText, options: LayoutOptions(
             maxLines: maxLines, truncationToken: AttributedText(style.expandToken, style: expand),
-            lineSpacing: style.lineSpacing, lineHeightMode: style.lineHeightMode))
+            lineSpacing: style.lineSpacing, lineHeightMode: style.lineHeightMode, measureOnly: measureOnly))
     }
 
     private func imageGrid(_ count: Int) -> LayoutSpec {

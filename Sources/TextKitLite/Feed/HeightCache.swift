@@ -11,10 +11,12 @@ public final class HeightCache: Sendable {
         /// `style.hashValue`, computed once per precomputer: equal styles still compare
         /// equal, but a lookup does not hash every field of the style again.
         var styleHash: Int
+        /// Measure-only cells (no glyph runs) never stand in for drawable ones.
+        var measureOnly: Bool
 
         static func == (a: Key, b: Key) -> Bool {
             a.contentHash == b.contentHash && a.width == b.width && a.scale == b.scale && a.postID == b.postID
-                && a.styleHash == b.styleHash && a.style == b.style
+                && a.measureOnly == b.measureOnly && a.styleHash == b.styleHash && a.style == b.style
         }
 
         func hash(into hasher: inout Hasher) {
@@ -23,6 +25,7 @@ public final class HeightCache: Sendable {
             hasher.combine(width)
             hasher.combine(scale)
             hasher.combine(styleHash)
+            hasher.combine(measureOnly)
         }
     }
 

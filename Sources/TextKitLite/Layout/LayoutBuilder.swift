@@ -118,8 +118,8 @@ struct LayoutBuilder {
             }
             let extra = alignment == .justify ? max(0, alignWidth - line.width) : 0
             let left = insets.left + visibleStart
-            let runs = assembler.runs(for: line, paragraphLevel: paragraph.level,
-                                      x: left - (rightToLeft ? line.hang : 0), justification: extra)
+            let runs = options.measureOnly ? [] : assembler.runs(for: line, paragraphLevel: paragraph.level,
+                                                                 x: left - (rightToLeft ? line.hang : 0), justification: extra)
             let width = line.width + extra
             result.append(LayoutLine(
                 range: Int(line.start)..<Int(line.end),

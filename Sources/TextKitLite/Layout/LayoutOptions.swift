@@ -60,11 +60,15 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
     /// Space around the text inside the box.
     public var insets: EdgeInsets
     public var direction: ParagraphDirection
+    /// Lines, metrics and size only, for measuring (`textrender measure`, cell heights):
+    /// the same lines, frames, baselines and size as a full layout, but no glyph runs, so
+    /// it is cheaper to make and cannot be drawn (renderers refuse it).
+    public var measureOnly: Bool
 
     public init(width: Double = .infinity, maxLines: Int = 0, truncation: TruncationMode = .end,
                 truncationToken: AttributedText? = nil, alignment: TextAlignment = .natural,
                 lineHeightMultiple: Double = 1, lineSpacing: Double = 0, lineHeightMode: LineHeightMode = .natural,
-                insets: EdgeInsets = .zero, direction: ParagraphDirection = .auto) {
+                insets: EdgeInsets = .zero, direction: ParagraphDirection = .auto, measureOnly: Bool = false) {
         self.width = width
         self.maxLines = maxLines
         self.truncation = truncation
@@ -75,6 +79,27 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         self.lineHeightMode = lineHeightMode
         self.insets = insets
         self.direction = direction
+        self.measureOnly = measureOnly
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case width, maxLines, truncation, truncationToken, alignment, lineHeightMultiple, lineSpacing, lineHeightMode,
+             insets, direction, measureOnly
+    }
+
+    /// Decodes options; `measureOnly` may be missing (layouts encoded before it existed).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            width: try c.decode(Double.self, forKey: .width), maxLines: try c.decode(Int.self, forKey: .maxLines),
+            truncation: try c.decode(TruncationMode.self, forKey: .truncation),
+            truncationToken: try c.decodeIfPresent(AttributedText.self, forKey: .truncationToken),
+            alignment: try c.decode(TextAlignment.self, forKey: .alignment),
+            lineHeightMultiple: try c.decode(Double.self, forKey: .lineHeightMultiple),
+            lineSpacing: try c.decode(Double.self, forKey: .lineSpacing),
+            lineHeightMode: try c.decode(LineHeightMode.self, forKey: .lineHeightMode),
+            insets: try c.decode(EdgeInsets.self, forKey: .insets), direction: try c.decode(ParagraphDirection.self, forKey: .direction),
+            measureOnly: try c.decodeIfPresent(Bool.self, forKey: .measureOnly) ?? false)
     }
 
     /// Checks every value, naming the first bad one.

@@ -26,12 +26,14 @@ public struct TextRenderer: Sendable {
     /// - Parameters:
     ///   - isCancelled: asked before each line; true stops the render (no bitmap).
     ///   - lineDrawn: called after each line with its index (a test and progress hook).
-    /// - Throws: `RenderError` for invalid options or a bitmap over the size limit.
+    /// - Throws: `RenderError` for invalid options, a bitmap over the size limit or a
+    ///   measure-only layout.
     public func render(
         _ layout: TextLayout, options: RenderOptions = RenderOptions(),
         isCancelled: () -> Bool = { false }, lineDrawn: (Int) -> Void = { _ in }
     ) throws(RenderError) -> RenderOutcome {
         try options.validate()
+        guard !layout.options.measureOnly else { throw .measureOnlyLayout }
         if isCancelled() { return RenderOutcome(bitmap: nil, linesDrawn: 0) }
         var bitmap = try Bitmap(width: options.pixels(layout.size.width), height: options.pixels(layout.size.height),
                                 fill: options.background, maxPixels: options.maxPixels)
