@@ -41,6 +41,8 @@ public struct Figure: Sendable {
 public struct FeedRound: Sendable {
     public var measureCold = Figure()
     public var measureWarmWords = Figure()
+    /// As `measureWarmWords`, with drawable cells (glyph runs built): what measure-only saves.
+    public var measureWarmWordsFull = Figure()
     /// Per hit.
     public var heightCacheHit = Figure()
     public var relayoutNewWidth = Figure()
@@ -81,6 +83,9 @@ public struct FeedRound: Sendable {
         round.rawHarfBuzz = measure(units: n) { Double(fixture.harfBuzz.shapeAll(fixture.plans) & 0xffff) }
         round.measureCold = measure(units: n) { LayoutWorkloads.measureCold(fixture.posts) }
         round.measureWarmWords = measure(units: n) { LayoutWorkloads.measureWarmWords(fixture.posts, engine: fixture.warmEngine) }
+        round.measureWarmWordsFull = measure(units: n) {
+            LayoutWorkloads.measureWarmWords(fixture.posts, engine: fixture.warmEngine, measureOnly: false)
+        }
         round.heightCacheHit = measure(units: n * hitLoops) {
             (0..<hitLoops).reduce(0.0) { t, _ in t + LayoutWorkloads.heightCacheHits(fixture.posts, precomputer: fixture.laidOut) }
         }

@@ -20,16 +20,17 @@ public enum LayoutWorkloads {
     }
 
     /// measureCold: a new engine (new shaped-word cache over the loaded fonts), a new
-    /// height cache, every post laid out once.
-    public static func measureCold(_ posts: [FeedPost] = Feed.posts) -> Double {
-        layoutAll(posts, with: Feed.precomputer(Feed.coldEngine()))
+    /// measure-only precomputer (cells without glyph runs, as `textrender measure`), every
+    /// post laid out once.
+    public static func measureCold(_ posts: [FeedPost] = Feed.posts, measureOnly: Bool = true) -> Double {
+        layoutAll(posts, with: Feed.precomputer(Feed.coldEngine(), measureOnly: measureOnly))
     }
 
     /// measureWarmWords: the engine (and so its shaped-word cache) is reused, but the
-    /// precomputer is new: shaped texts and heights are computed again; words are looked
-    /// up in the engine's cache instead of shaped.
-    public static func measureWarmWords(_ posts: [FeedPost] = Feed.posts, engine: TextEngine) -> Double {
-        layoutAll(posts, with: Feed.precomputer(engine))
+    /// measure-only precomputer is new: shaped texts and heights are computed again; words
+    /// are looked up in the engine's cache instead of shaped.
+    public static func measureWarmWords(_ posts: [FeedPost] = Feed.posts, engine: TextEngine, measureOnly: Bool = true) -> Double {
+        layoutAll(posts, with: Feed.precomputer(engine, measureOnly: measureOnly))
     }
 
     /// An engine whose shaped-word cache holds every word of `posts`.
