@@ -23,15 +23,27 @@ public struct FontFallbackChain: Sendable, Hashable {
     ///
     /// - Throws: `FontError` for the first file that cannot be loaded, or
     ///   `FontError.Reason.notFound` with an empty path when `specs` is empty.
+    ///
+    /// Chains are kept per list of specifications, as fonts are per file: loading the same
+    /// list again returns the same chain, with its fallback memo already filled.
     public static func load(specs: [String]) throws(FontError) -> FontFallbackChain {
+        if let chain = loadedChains.withLock({ $0[specs] }) { return chain }
         var fonts: [Font] = []
         for spec in specs {
             let (path, index) = try parse(spec: spec)
             fonts.append(try Font.load(path: path, faceIndex: index))
         }
         guard let first = fonts.first else { throw FontError(path: "", reason: .notFound) }
-        return FontFallbackChain(primary: first, fallbacks: Array(fonts.dropFirst()))
+        let chain = FontFallbackChain(primary: first, fallbacks: Array(fonts.dropFirst()))
+        return loadedChains.withLock { chains in
+            if let existing = chains[specs] { return existing }
+            chains[specs] = chain
+            return chain
+        }
     }
+
+    /// Chains loaded so far, by their specifications (a handful per process).
+    private static let loadedChains = Locked<[[String]: FontFallbackChain]>([:])
 
     /// Splits "PATH#INDEX" into a path and a face index (0 when there is no "#INDEX").
     ///
