@@ -200,6 +200,16 @@ import Testing
         }
     }
 
+    /// The height cache's byte bound counts what a cell holds: a measure-only cell has no
+    /// glyph arrays, but it keeps its texts (string and UTF-16 copy).
+    @Test func cellCostCountsItsTexts() throws {
+        let long = FeedPost(id: "long", author: "a", text: String(repeating: "很长的文字 long words ", count: 500), quote: nil, images: 0)
+        let cell = try FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), measureOnly: true).layout(long, width: 375)
+        let textBytes = cell.elements.compactMap(\.text).reduce(0) { $0 + $1.text.utf16Count * 2 }
+        #expect(textBytes > 10_000)
+        #expect(cell.estimatedBytes >= textBytes)
+    }
+
     @Test func cachesRespectTheirBounds() throws {
         let heights = HeightCache(maxEntries: 10, maxBytes: 1 << 30)
         let p = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts, shapeCache: ShapeCache(maxEntries: 50, maxBytes: 1 << 30)),

@@ -45,10 +45,15 @@ public final class HeightCache: Sendable {
 }
 
 extension CellLayout {
-    /// Approximate memory held by the layout (glyph arrays dominate).
+    /// Approximate memory held by the layout: per text element its text (the string, its
+    /// UTF-16 copy and style runs: what a measure-only cell holds most of), its lines and
+    /// their glyph arrays.
     var estimatedBytes: Int {
         elements.reduce(256) { total, element in
-            total + 128 + (element.text?.lines.reduce(0) { $0 + 160 + $1.runs.reduce(0) { $0 + 200 + $1.glyphs.count * 16 } } ?? 0)
+            guard let text = element.text else { return total + 128 }
+            let characters = text.text.utf16Count * 2 + text.text.string.utf8.count + text.text.runs.count * 96
+            return total + 128 + characters
+                + text.lines.reduce(0) { $0 + 160 + $1.runs.reduce(0) { $0 + 200 + $1.glyphs.count * 16 } }
         }
     }
 }
