@@ -32,7 +32,7 @@ public enum FeedLineParser {
             throw FeedLineError(line: line, reason: "line longer than \(maximumLineBytes) bytes")
         }
         let array = Array(bytes)
-        if String(validating: array, as: UTF8.self) == nil, let offset = UTF8Validation.firstInvalidOffset(array) {
+        if let offset = UTF8Validation.firstInvalidOffset(array) {
             throw FeedLineError(line: line, reason: "invalid UTF-8 at byte offset \(offset) of the line (\(UTF8Validation.describeByte(array, at: offset)))")
         }
         let data = Data(array)

@@ -3,8 +3,9 @@
 public enum UTF8Validation {
     /// Byte offset of the first ill-formed UTF-8 sequence, nil when all of `bytes` is valid.
     ///
-    /// - Complexity: O(n).
+    /// - Complexity: O(n); valid input takes the standard library's fast check only.
     public static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? {
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
         var decoder = UTF8()
         var iterator = bytes.makeIterator()
         var offset = 0
