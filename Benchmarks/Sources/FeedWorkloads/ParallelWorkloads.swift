@@ -29,24 +29,17 @@ public enum ParallelWorkloads {
     public static func layoutAndRender(_ posts: [FeedPost] = Feed.posts, pool: RenderQueuePool, engine: TextEngine,
                                        renderer: CellRenderer) -> Int {
         let precomputer = Feed.precomputer(engine)
-        let group = DispatchGroup()
         let options = RenderOptions(scale: Feed.scale)
-        let sink = Sink()
-        for post in posts {
-            group.enter()
-            pool.submit(priority: .visible) {
-                do {
-                    let cell = try precomputer.layout(post, width: Feed.width, scale: Feed.scale)
-                    guard let bitmap = try renderer.render(cell, options: options) else { fatalError("cancelled") }
-                    sink.add(bitmap.width &+ bitmap.height &+ Int(bitmap.pixels[bitmap.pixels.count / 2]))
-                } catch {
-                    fatalError("\(post.id): \(error)")
-                }
-                group.leave()
+        return eachJob(posts.count, pool: pool) { index in
+            let post = posts[index]
+            do {
+                let cell = try precomputer.layout(post, width: Feed.width, scale: Feed.scale)
+                guard let bitmap = try renderer.render(cell, options: options) else { fatalError("cancelled") }
+                return bitmap.width &+ bitmap.height &+ Int(bitmap.pixels[bitmap.pixels.count / 2])
+            } catch {
+                fatalError("\(post.id): \(error)")
             }
         }
-        group.wait()
-        return sink.value
     }
 
     /// The machine's own ceiling for the 1-vs-2-worker ratios: one pool job per post that
@@ -57,18 +50,27 @@ public enum ParallelWorkloads {
     ///
     /// - Returns: a checksum of the loops.
     public static func arithmetic(jobs: Int = Feed.posts.count, iterations: Int = 100_000, pool: RenderQueuePool) -> Int {
+        eachJob(jobs, pool: pool) { job in
+            var x = UInt64(job &+ 1) &* 0x9E37_79B9_7F4A_7C15
+            for _ in 0..<iterations {
+                x ^= x << 13
+                x ^= x >> 7
+                x ^= x << 17
+            }
+            return Int(truncatingIfNeeded: x & 0xff)
+        }
+    }
+
+    /// Runs `body(0..<count)` as one visible-priority pool job each and waits for all.
+    ///
+    /// - Returns: the wrapping sum of what the jobs return (a checksum).
+    static func eachJob(_ count: Int, pool: RenderQueuePool, _ body: @escaping @Sendable (Int) -> Int) -> Int {
         let group = DispatchGroup()
         let sink = Sink()
-        for job in 0..<jobs {
+        for index in 0..<count {
             group.enter()
             pool.submit(priority: .visible) {
-                var x = UInt64(job &+ 1) &* 0x9E37_79B9_7F4A_7C15
-                for _ in 0..<iterations {
-                    x ^= x << 13
-                    x ^= x >> 7
-                    x ^= x << 17
-                }
-                sink.add(Int(truncatingIfNeeded: x & 0xff))
+                sink.add(body(index))
                 group.leave()
             }
         }
