@@ -85,4 +85,33 @@ import Testing
         #expect(statistics.hits + statistics.misses == 20_000)
         #expect(statistics.evictions > 0)
     }
+
+    /// The map's own hash table (linear probing, entries shifted back on removal) against a
+    /// plain model of an LRU list, over random inserts, replacements, lookups and evictions.
+    /// Keys with colliding hashes (`Colliding`) make long probe chains that removal must mend.
+    @Test func hashTableAgreesWithAModelUnderChurn() {
+        struct Colliding: Hashable {
+            var id: Int
+            func hash(into hasher: inout Hasher) { hasher.combine(id % 7) }  // 7 distinct hashes
+        }
+        var map = LRUMap<Colliding, Int>(maxCount: 40, maxCost: 400)
+        var model: [(key: Int, value: Int, cost: Int)] = []  // most recent last
+        var random = SampleFeed.SplitMix64(state: 42)
+        for step in 0..<20_000 {
+            let key = random.below(120)
+            if random.below(3) == 0 {
+                let cost = 1 + random.below(20)
+                map.insert(step, for: Colliding(id: key), cost: cost)
+                model.removeAll { $0.key == key }
+                model.append((key, step, cost))
+                while model.count > 40 || model.reduce(0, { $0 + $1.cost }) > 400 { model.removeFirst() }
+            } else {
+                let expected = model.firstIndex { $0.key == key }
+                #expect(map.value(for: Colliding(id: key)) == expected.map { model[$0].value })
+                if let expected { model.append(model.remove(at: expected)) }
+            }
+            #expect(map.statistics.count == model.count)
+        }
+        #expect(map.statistics.cost == model.reduce(0) { $0 + $1.cost })
+    }
 }

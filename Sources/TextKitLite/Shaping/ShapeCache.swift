@@ -36,22 +36,36 @@ public final class ShapeCache: Sendable {
                 long = Array(text)
             }
             packed = words
-            // As few combines as the key needs (a feed looks up a few hundred words per
-            // post): font and script in one word, length and direction in another, then
-            // only the packed words the text reaches (the length tells how many), or the
-            // bytes of a long word.
-            var hasher = Hasher()
-            hasher.combine(UInt64(UInt32(truncatingIfNeeded: font)) << 32 | UInt64(script))
-            hasher.combine(text.count << 1 | (rightToLeft ? 1 : 0))
-            if let language { hasher.combine(language) }
-            if text.count > 12 {
-                hasher.combine(bytes: UnsafeRawBufferPointer(text))
+            // A feed looks up a few hundred words per post: the packed words are folded with
+            // two or three wide multiplications (as wyhash does) under a per-process random
+            // seed, instead of SipHash; a language tag or a long word's bytes, both rare, go
+            // through `Hasher`.
+            let header = UInt64(UInt32(truncatingIfNeeded: font)) << 32 | UInt64(script)
+            let shape = UInt64(text.count << 1 | (rightToLeft ? 1 : 0))
+            // Every operand is seeded: text cannot be chosen to zero one of them.
+            var folded = Self.fold(words.0 ^ Self.seed.0, words.1 ^ header ^ Self.seed.1)
+            folded = Self.fold(folded ^ words.2 ^ Self.seed.2, shape ^ Self.seed.3)
+            if language != nil || text.count > 12 {
+                var hasher = Hasher()
+                hasher.combine(folded)
+                if let language { hasher.combine(language) }
+                if text.count > 12 { hasher.combine(bytes: UnsafeRawBufferPointer(text)) }
+                hash = hasher.finalize()
             } else {
-                hasher.combine(words.0)
-                if text.count > 4 { hasher.combine(words.1) }
-                if text.count > 8 { hasher.combine(words.2) }
+                hash = Int(truncatingIfNeeded: folded)
             }
-            hash = hasher.finalize()
+        }
+
+        private static let seed: (UInt64, UInt64, UInt64, UInt64) = {
+            var generator = SystemRandomNumberGenerator()
+            return (generator.next(), generator.next(), generator.next(), generator.next())
+        }()
+
+        /// The two halves of the 128-bit product, xored.
+        @inline(__always)
+        private static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
+            let product = a.multipliedFullWidth(by: b)
+            return product.high ^ product.low
         }
 
         /// Bytes the key holds beyond its own size.

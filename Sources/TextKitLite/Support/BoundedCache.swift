@@ -32,16 +32,23 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
 
 /// A least-recently-used map bounded by entry count and by total cost, with counters.
 /// Not thread-safe; `BoundedCache` puts it behind locks.
+///
+/// Its index is its own open-addressing table (linear probing, backward-shift deletion)
+/// over the caller's hash value: a key is hashed once per lookup, by the caller, who also
+/// needs the hash to pick a shard, and a key type with a precomputed hash
+/// (`ShapeCache.Key`) is not hashed again at all.
 struct LRUMap<Key: Hashable, Value> {
     private struct Node {
         var key: Key
         var value: Value
         var cost: Int
+        var hash: Int
         var previous: Int32
         var next: Int32
     }
 
-    private var index: [Key: Int32] = [:]
+    /// Node slots by bucket (`-1`: empty); a power of two, at most half full.
+    private var table: [Int32] = []
     private var nodes: [Node] = []
     private var free: [Int32] = []
     private var head: Int32 = -1  // most recently used
@@ -57,7 +64,12 @@ struct LRUMap<Key: Hashable, Value> {
 
     /// The value for `key`, marked most recently used; counted as a hit or miss when `record`.
     mutating func value(for key: Key, record: Bool = true) -> Value? {
-        guard let slot = index[key] else {
+        value(for: key, hash: key.hashValue, record: record)
+    }
+
+    /// The value for `key` whose `hashValue` is `hash`.
+    mutating func value(for key: Key, hash: Int, record: Bool = true) -> Value? {
+        guard let slot = find(key, hash: hash).slot else {
             if record { statistics.misses += 1 }
             return nil
         }
@@ -70,17 +82,23 @@ struct LRUMap<Key: Hashable, Value> {
     /// bounds hold. An entry costlier than `maxCost` is not kept at all, and evicts
     /// nothing else (only the stale value it would have replaced).
     mutating func insert(_ value: Value, for key: Key, cost: Int) {
+        insert(value, for: key, hash: key.hashValue, cost: cost)
+    }
+
+    /// Inserts or replaces the entry of `key` whose `hashValue` is `hash`.
+    mutating func insert(_ value: Value, for key: Key, hash: Int, cost: Int) {
+        let (bucket, existing) = find(key, hash: hash)
         guard cost <= maxCost else {
-            if let slot = index[key] { evict(slot) }
+            if let slot = existing { evict(slot) }
             return
         }
-        if let slot = index[key] {
+        if let slot = existing {
             statistics.cost += cost - nodes[Int(slot)].cost
             nodes[Int(slot)].value = value
             nodes[Int(slot)].cost = cost
             moveToFront(slot)
         } else {
-            let node = Node(key: key, value: value, cost: cost, previous: -1, next: head)
+            let node = Node(key: key, value: value, cost: cost, hash: hash, previous: -1, next: head)
             let slot: Int32
             if let reused = free.popLast() {
                 slot = reused
@@ -92,9 +110,13 @@ struct LRUMap<Key: Hashable, Value> {
             if head >= 0 { nodes[Int(head)].previous = slot }
             head = slot
             if tail < 0 { tail = slot }
-            index[key] = slot
             statistics.count += 1
             statistics.cost += cost
+            if statistics.count * 2 > table.count {
+                grow()
+            } else {
+                table[bucket] = slot
+            }
         }
         while statistics.count > maxCount || statistics.cost > maxCost, tail >= 0 {
             evict(tail)
@@ -102,13 +124,66 @@ struct LRUMap<Key: Hashable, Value> {
     }
 
     mutating func removeAll() {
-        index.removeAll()
+        table.removeAll()
         nodes.removeAll()
         free.removeAll()
         head = -1
         tail = -1
         statistics.count = 0
         statistics.cost = 0
+    }
+
+    /// The bucket holding `key`, or the empty bucket where it would go.
+    private func find(_ key: Key, hash: Int) -> (bucket: Int, slot: Int32?) {
+        guard !table.isEmpty else { return (0, nil) }
+        let mask = table.count - 1
+        var bucket = Self.home(hash, mask)
+        while true {
+            let slot = table[bucket]
+            if slot < 0 { return (bucket, nil) }
+            if nodes[Int(slot)].hash == hash, nodes[Int(slot)].key == key { return (bucket, slot) }
+            bucket = (bucket + 1) & mask
+        }
+    }
+
+    /// The first bucket a hash probes: the top bits of the hash times 2^64/φ (Fibonacci
+    /// hashing), which depend on every bit of the hash: the keys of one shard share their
+    /// low bits (the shard is the hash modulo the shard count).
+    private static func home(_ hash: Int, _ mask: Int) -> Int {
+        let product = UInt64(UInt(bitPattern: hash)) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: product >> UInt64(64 - mask.nonzeroBitCount))  // mask ≥ 15
+    }
+
+    /// Doubles the table (at least 16 buckets) and places every live node again.
+    private mutating func grow() {
+        let capacity = max(16, table.count * 2)
+        table = [Int32](repeating: -1, count: capacity)
+        let mask = capacity - 1
+        var slot = head
+        while slot >= 0 {
+            var bucket = Self.home(nodes[Int(slot)].hash, mask)
+            while table[bucket] >= 0 { bucket = (bucket + 1) & mask }
+            table[bucket] = slot
+            slot = nodes[Int(slot)].next
+        }
+    }
+
+    /// Empties a bucket and shifts back the entries after it that probed past it, so that
+    /// every remaining key is still found from its home bucket (no tombstones).
+    private mutating func removeBucket(_ bucket: Int) {
+        let mask = table.count - 1
+        var hole = bucket
+        var next = (bucket + 1) & mask
+        while table[next] >= 0 {
+            let home = Self.home(nodes[Int(table[next])].hash, mask)
+            // The entry at `next` may move into the hole when its home is not in (hole, next].
+            if (next - home) & mask >= (next - hole) & mask {
+                table[hole] = table[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        table[hole] = -1
     }
 
     /// Takes a node out of the recency list (its links only: copying the node would retain
@@ -131,7 +206,10 @@ struct LRUMap<Key: Hashable, Value> {
 
     private mutating func evict(_ slot: Int32) {
         unlink(slot)
-        index[nodes[Int(slot)].key] = nil
+        let mask = table.count - 1
+        var bucket = Self.home(nodes[Int(slot)].hash, mask)
+        while table[bucket] != slot { bucket = (bucket + 1) & mask }
+        removeBucket(bucket)
         statistics.count -= 1
         statistics.cost -= nodes[Int(slot)].cost
         statistics.evictions += 1
@@ -164,17 +242,19 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     @inline(__always)
-    private func shard(_ key: Key) -> Shard {
-        shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
+    private func shard(_ hash: Int) -> Shard {
+        shards[Int(UInt(bitPattern: hash) % UInt(shards.count))]
     }
 
     /// The cached value; `record: false` looks without counting a hit or miss.
     func value(for key: Key, record: Bool = true) -> Value? {
-        shard(key).map.withLock { $0.value(for: key, record: record) }
+        let hash = key.hashValue  // once, for the shard and its table
+        return shard(hash).map.withLock { $0.value(for: key, hash: hash, record: record) }
     }
 
     func insert(_ value: Value, for key: Key, cost: Int) {
-        shard(key).map.withLock { $0.insert(value, for: key, cost: cost) }
+        let hash = key.hashValue
+        shard(hash).map.withLock { $0.insert(value, for: key, hash: hash, cost: cost) }
     }
 
     /// Counters and contents summed over all shards.
