@@ -70,7 +70,7 @@ static UBreakIterator *line_iterator(ThreadState *state, const char *locale) {
 }
 
 int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale,
-                        int32_t *offsets, uint8_t *mandatory, int32_t capacity) {
+                        int32_t *offsets, int32_t capacity) {
     if (length <= 0) return 0;
     ThreadState *state = thread_state();
     if (!state) return -1;
@@ -82,10 +82,7 @@ int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale
     int32_t count = 0;
     for (int32_t at = ubrk_following(iterator, 0); at != UBRK_DONE; at = ubrk_next(iterator)) {
         if (count >= capacity) return -1;
-        offsets[count] = at;
-        int32_t rule = ubrk_getRuleStatus(iterator);
-        mandatory[count] = (rule >= UBRK_LINE_HARD && rule < UBRK_LINE_HARD_LIMIT) ? 1 : 0;
-        count++;
+        offsets[count++] = at;
     }
     // Drop the iterator's reference to the caller's buffer.
     ubrk_setText(iterator, NULL, 0, &status);

@@ -239,4 +239,21 @@ import Testing
             #expect(throws: LayoutError.self) { try p.layout(Self.post, width: width) }
         }
     }
+
+    /// Mentions, topics and URLs found by the highlighter, with their UTF-16 offsets: names
+    /// in any script, topics of at most 63 scalars (a surrogate pair is one) on one line,
+    /// URLs up to white space or CJK text and without trailing sentence punctuation, and
+    /// nothing for a lone "@", "#" or scheme.
+    @Test func highlighterFindsEntitiesWhereverTheyAre() {
+        func links(_ text: String) -> [String] {
+            FeedTextHighlighter.attributed(text, style: TextStyle(), linkStyle: TextStyle(ink: 70)).runs.compactMap { run in
+                run.style.link.map { "\($0)@\(run.range.lowerBound)" }
+            }
+        }
+        #expect(links("转发 @小明_2: 看 #话题# https://a.b/c?d=1).") == ["@小明_2@3", "#话题#@12", "https://a.b/c?d=1@17"])
+        #expect(links("@ http:// #a\nb#") == [])
+        #expect(links("😀#\(String(repeating: "😀", count: 63))#") == ["#\(String(repeating: "😀", count: 63))#@2"])
+        #expect(links("#\(String(repeating: "😀", count: 64))#") == [])
+        #expect(links("see https://a.jp/p\u{3000}next https://例え") == ["https://a.jp/p@4"])
+    }
 }

@@ -59,7 +59,7 @@ import Testing
         for testCase in cases {
             let units = Self.utf16(testCase.scalars)
             let breaks = units.withUnsafeBufferPointer { UnicodeProperties.lineBreaks($0, locale: "") }
-            if breaks.map(\.offset) != testCase.breaks { failures.append(testCase.line) }
+            if breaks.map(Int.init) != testCase.breaks { failures.append(testCase.line) }
         }
         let passed = cases.count - failures.count
         print("LineBreakTest.txt: \(passed) of \(cases.count) pass with ICU \(UnicodeProperties.icuVersion); failing lines: \(failures)")

@@ -8,10 +8,9 @@
 
 /// Line break opportunities (UAX #14) in UTF-16 `text`, using ICU's rules for `locale`
 /// ("zh", "ja", or "" for the root rules). Writes each break offset (1...length) to
-/// `offsets` and 1 to `mandatory` where the break is a hard one (BK, CR, LF, NL).
-/// Returns the number written, or -1 when ICU fails or `capacity` is too small.
+/// `offsets`. Returns the number written, or -1 when ICU fails or `capacity` is too small.
 int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale,
-                        int32_t *offsets, uint8_t *mandatory, int32_t capacity);
+                        int32_t *offsets, int32_t capacity);
 
 /// Grapheme cluster boundaries (UAX #29, extended) in UTF-16 `text`: every boundary
 /// after the start, ending with `length`. Returns the count, or -1 on failure.

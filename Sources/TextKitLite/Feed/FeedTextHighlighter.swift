@@ -3,50 +3,56 @@
 enum FeedTextHighlighter {
     /// The attributed body of a post: `style` for plain text, `linkStyle` with the entity
     /// as its link target for each mention, topic and URL.
+    ///
+    /// - Complexity: O(n) over the text's UTF-16 units, which the attributed text holds
+    ///   anyway: every entity starts with an ASCII "@", "#" or "h", so no scalar is decoded
+    ///   outside an entity.
     static func attributed(_ text: String, style: TextStyle, linkStyle: TextStyle) -> AttributedText {
-        // Every entity starts with "@" or "#" or holds "://": most texts have none.
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: ":") }) else {
-            return AttributedText(text, style: style)
-        }
-        let scalars = Array(text.unicodeScalars)
-        var spans: [(range: Range<Int>, style: TextStyle)] = []
-        var offset = 0  // UTF-16 offset of scalars[i]
-        var i = 0
-        while i < scalars.count {
-            if let end = entityEnd(scalars, at: i) {
-                let length = scalars[i..<end].reduce(0) { $0 + UTF16.width($1) }
+        var result = AttributedText(text, style: style)
+        let spans = result.utf16.withUnsafeBufferPointer { units in
+            var spans: [(range: Range<Int>, style: TextStyle)] = []
+            var i = 0
+            while i < units.count {
+                let unit = units[i]
+                guard unit == 0x40 || unit == 0x23 || unit == 0x68, let end = entityEnd(units, at: i) else {
+                    i += 1
+                    continue
+                }
                 var link = linkStyle
-                link.link = String(String.UnicodeScalarView(scalars[i..<end]))
-                spans.append((offset..<(offset + length), link))
-                offset += length
+                link.link = String(decoding: UnsafeBufferPointer(rebasing: units[i..<end]), as: UTF16.self)
+                spans.append((i..<end, link))
                 i = end
-            } else {
-                offset += UTF16.width(scalars[i])
-                i += 1
             }
+            return spans
         }
-        return AttributedText(text, style: style, spans: spans)
+        result.setSpans(spans)
+        return result
     }
 
-    /// End of a mention, topic or URL starting at `i`, or nil.
-    private static func entityEnd(_ s: [Unicode.Scalar], at i: Int) -> Int? {
-        switch s[i] {
-        case "@":
+    /// End (UTF-16 offset) of a mention, topic or URL starting at `i`, or nil.
+    private static func entityEnd(_ units: UnsafeBufferPointer<UInt16>, at i: Int) -> Int? {
+        switch units[i] {
+        case 0x40:  // "@" and a name
             var j = i + 1
-            while j < s.count, isNameCharacter(s[j]) { j += 1 }
+            while let (scalar, next) = scalar(units, at: j), isNameCharacter(scalar) { j = next }
             return j > i + 1 ? j : nil
-        case "#":
-            // A topic runs to the next "#" on the same line (Weibo style: #话题#).
-            var j = i + 1
-            while j < s.count, s[j] != "#", s[j] != "\n", j - i < 64 { j += 1 }
-            return j < s.count && s[j] == "#" && j > i + 1 ? j + 1 : nil
-        case "h":
-            for prefix in ["https://", "http://"] where matches(s, at: i, prefix) {
-                var j = i + prefix.unicodeScalars.count
-                while j < s.count, !s[j].properties.isWhitespace, s[j].value < 0x3000 { j += 1 }
-                // A URL does not end with sentence punctuation.
-                while j > i, ".,;:!?)".unicodeScalars.contains(s[j - 1]) { j -= 1 }
-                return j > i + prefix.unicodeScalars.count ? j : nil
+        case 0x23:  // "#": a topic runs to the next "#" on the same line (Weibo style: #话题#)
+            var j = i + 1, scalars = 1
+            while let (scalar, next) = scalar(units, at: j), scalar != "#", scalar != "\n", scalars < 64 {
+                j = next
+                scalars += 1
+            }
+            return j < units.count && units[j] == 0x23 && j > i + 1 ? j + 1 : nil
+        case 0x68:  // "h": http:// or https://
+            for prefix in [Self.https, Self.http] where matches(units, at: i, prefix) {
+                let start = i + prefix.count
+                var j = start
+                while let (scalar, next) = scalar(units, at: j), scalar.value < 0x3000, !scalar.properties.isWhitespace {
+                    j = next
+                }
+                // A URL does not end with sentence punctuation (all ASCII).
+                while j > i, let last = Unicode.Scalar(units[j - 1]), ".,;:!?)".unicodeScalars.contains(last) { j -= 1 }
+                return j > start ? j : nil
             }
             return nil
         default:
@@ -54,12 +60,30 @@ enum FeedTextHighlighter {
         }
     }
 
-    private static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar == "-" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    private static let https = Array("https://".utf16), http = Array("http://".utf16)
+
+    /// The scalar at UTF-16 offset `i` and the offset after it; nil at the end. A lone
+    /// surrogate reads as U+FFFD.
+    private static func scalar(_ units: UnsafeBufferPointer<UInt16>, at i: Int) -> (Unicode.Scalar, Int)? {
+        guard i < units.count else { return nil }
+        let unit = units[i]
+        if UTF16.isLeadSurrogate(unit), i + 1 < units.count, UTF16.isTrailSurrogate(units[i + 1]) {
+            let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(units[i + 1]) - 0xDC00)
+            return (Unicode.Scalar(value) ?? "\u{FFFD}", i + 2)
+        }
+        return (Unicode.Scalar(unit) ?? "\u{FFFD}", i + 1)
     }
 
-    private static func matches(_ s: [Unicode.Scalar], at i: Int, _ prefix: String) -> Bool {
-        let p = Array(prefix.unicodeScalars)
-        return i + p.count <= s.count && Array(s[i..<(i + p.count)]) == p
+    private static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x5F, 0x2D: true  // ASCII letters, digits, "_", "-"
+        case 0x00...0x7F: false
+        case 0x4E00...0x9FFF: true  // CJK ideographs: Alphabetic
+        default: scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        }
+    }
+
+    private static func matches(_ units: UnsafeBufferPointer<UInt16>, at i: Int, _ prefix: [UInt16]) -> Bool {
+        i + prefix.count <= units.count && prefix.indices.allSatisfy { units[i + $0] == prefix[$0] }
     }
 }

@@ -33,6 +33,7 @@ enum LineBreaker {
         let limit = maxWidth + epsilon
         var lines: [BrokenLine] = []
         var current: [ShapedPiece] = []
+        current.reserveCapacity(min(paragraph.pieces.count, 32))  // a line's worth, grown at most once or twice
         var currentWidth = 0.0, visible = 0.0
         var carry: [ShapedPiece] = []  // the unbroken rest of a unit cut by an emergency break
         var next = 0

@@ -35,22 +35,26 @@ struct Itemizer {
             return ShapedParagraph(range: paragraph, level: paragraphLevel ?? 0, pieces: [], graphemes: [],
                                    emptyStyle: styleAtStart, emptyFont: emptyFont)
         }
-        let units = Array(text.utf16[paragraph.content])
-        // The shaper sees tab as a space and other controls as ZWSP (hidden, zero width),
-        // so no control character draws a .notdef box; lengths stay the same.
-        let shapingUnits = units.map { unit -> UInt16 in
-            switch unit {
-            case 0x09: 0x20
-            case 0x00...0x1F, 0x7F...0x9F: 0x200B
-            default: unit
+        return text.utf16.withUnsafeBufferPointer { all in
+            let original = UnsafeBufferPointer(rebasing: all[paragraph.content])
+            // The shaper sees tab as a space and other controls as ZWSP (hidden, zero width),
+            // so no control character draws a .notdef box; lengths stay the same. Most
+            // paragraphs have none, and are shaped from the text itself.
+            guard original.contains(where: Self.isControl) else {
+                return shape(paragraph, original: original, shaping: original, firstStyle: styleAtStart, emptyFont: emptyFont)
             }
-        }
-        return units.withUnsafeBufferPointer { original in
-            shapingUnits.withUnsafeBufferPointer { shaping in
+            let shapingUnits = original.map { unit -> UInt16 in
+                guard Self.isControl(unit) else { return unit }
+                return unit == 0x09 ? 0x20 : 0x200B
+            }
+            return shapingUnits.withUnsafeBufferPointer { shaping in
                 shape(paragraph, original: original, shaping: shaping, firstStyle: styleAtStart, emptyFont: emptyFont)
             }
         }
     }
+
+    /// C0 and C1 controls (tab included), which the shaper is not shown.
+    private static func isControl(_ unit: UInt16) -> Bool { unit < 0x20 || (0x7F...0x9F).contains(unit) }
 
     private func shape(
         _ paragraph: ParagraphRange, original: UnsafeBufferPointer<UInt16>, shaping: UnsafeBufferPointer<UInt16>,
@@ -150,8 +154,8 @@ struct Itemizer {
         for item in items {
             var pieceStart = item.start
             while pieceStart < item.end {
-                while breakIndex < breaks.count, breaks[breakIndex].offset <= pieceStart { breakIndex += 1 }
-                let nextBreak = breakIndex < breaks.count ? breaks[breakIndex].offset : length
+                while breakIndex < breaks.count, Int(breaks[breakIndex]) <= pieceStart { breakIndex += 1 }
+                let nextBreak = breakIndex < breaks.count ? Int(breaks[breakIndex]) : length
                 let pieceEnd = min(nextBreak, item.end)
                 let word = shapeWord(shaping, pieceStart..<pieceEnd, item.font, item.script, item.level, item.style)
                 pieces.append(ShapedPiece(
@@ -162,7 +166,7 @@ struct Itemizer {
         }
         return ShapedParagraph(
             range: paragraph, level: resolvedLevel, pieces: pieces,
-            graphemes: graphemes.map { $0 + Int32(base) }, emptyStyle: firstStyle, emptyFont: emptyFont)
+            graphemes: base == 0 ? graphemes : graphemes.map { $0 + Int32(base) }, emptyStyle: firstStyle, emptyFont: emptyFont)
     }
 
     private func shapeWord(

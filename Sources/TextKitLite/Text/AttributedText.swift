@@ -28,11 +28,11 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 
     public init(stringLiteral value: String) { self.init(value) }
 
-    /// Text in `style` except for `spans`: ascending, disjoint UTF-16 ranges with their own
-    /// styles. Linear in the text and the spans.
-    init(_ string: String, style: TextStyle, spans: [(range: Range<Int>, style: TextStyle)]) {
-        self.init(string, style: style)
+    /// Restyles a text of one style (`baseStyle`) with `spans`: ascending, disjoint UTF-16
+    /// ranges with their own styles. Linear in the text and the spans.
+    mutating func setSpans(_ spans: [(range: Range<Int>, style: TextStyle)]) {
         guard !spans.isEmpty else { return }
+        let style = baseStyle
         var result: [Run] = []
         func add(_ range: Range<Int>, _ style: TextStyle) {  // adjacent equal styles merge
             guard !range.isEmpty else { return }

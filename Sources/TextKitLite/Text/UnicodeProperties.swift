@@ -5,21 +5,17 @@ internal import CUnicode
 /// Unicode segmentation and properties from ICU: UAX #14 line breaks, UAX #29 grapheme
 /// clusters, UAX #9 bidi levels and reordering, UTS #51 emoji properties.
 enum UnicodeProperties {
-    /// A line break opportunity after `offset` UTF-16 units.
-    struct Break: Equatable {
-        var offset: Int
-        var mandatory: Bool
-    }
-
-    /// UAX #14 break opportunities in `text`, using ICU's rules for `locale` ("zh", "ja",
-    /// "" for root). The last opportunity is always at `text.count`.
-    static func lineBreaks(_ text: UnsafeBufferPointer<UInt16>, locale: String) -> [Break] {
+    /// UAX #14 break opportunities in `text` (UTF-16 offsets after the start, ascending),
+    /// using ICU's rules for `locale` ("zh", "ja", "" for root). The last opportunity is
+    /// always at `text.count`.
+    static func lineBreaks(_ text: UnsafeBufferPointer<UInt16>, locale: String) -> [Int32] {
         guard !text.isEmpty else { return [] }
-        var offsets = [Int32](repeating: 0, count: text.count)
-        var mandatory = [UInt8](repeating: 0, count: text.count)
-        let count = tkl_line_breaks(text.baseAddress, Int32(text.count), locale, &offsets, &mandatory, Int32(text.count))
-        guard count > 0 else { return [Break(offset: text.count, mandatory: false)] }
-        return (0..<Int(count)).map { Break(offset: Int(offsets[$0]), mandatory: mandatory[$0] != 0) }
+        var count: Int32 = 0
+        let offsets = [Int32](unsafeUninitializedCapacity: text.count) { offsets, initialized in
+            count = tkl_line_breaks(text.baseAddress, Int32(text.count), locale, offsets.baseAddress, Int32(text.count))
+            initialized = max(0, Int(count))
+        }
+        return count > 0 ? offsets : [Int32(text.count)]
     }
 
     /// Extended grapheme cluster boundaries (UAX #29) after the start, ending with `text.count`.
