@@ -47,13 +47,21 @@ import Testing
     }
 
     @Test func bodyIsTruncatedWithTheExpandToken() throws {
-        let cell = try precomputer().layout(Self.post, width: 375)
+        let p = precomputer()
+        let cell = try p.layout(Self.post, width: 375)
         let body = try #require(cell.element("body")?.text)
         #expect(body.lineCount == 6)
         #expect(body.isTruncated && cell.isTruncated)
         let tokenRuns = body.lines.last!.runs.filter { $0.isTruncationToken }
         #expect(!tokenRuns.isEmpty)
         #expect(tokenRuns.allSatisfy { $0.style.link == "expand:42" })
+        // A token shaped for one post and taken from the engine's token cache for the next
+        // keeps each post's own link.
+        var next = Self.post
+        next.id = "43"
+        let nextBody = try #require(p.layout(next, width: 375).element("body")?.text)
+        let nextTokenRuns = nextBody.lines.last!.runs.filter { $0.isTruncationToken }
+        #expect(!nextTokenRuns.isEmpty && nextTokenRuns.allSatisfy { $0.style.link == "expand:43" && $0.style.ink == 70 })
         // Mentions, topics and URLs carry their link.
         let links = Set(body.lines.flatMap(\.runs).compactMap { $0.isTruncationToken ? nil : $0.style.link })
         #expect(links.isSuperset(of: ["@someone", "#话题#", "https://example.com/path"]))

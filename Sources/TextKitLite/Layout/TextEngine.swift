@@ -6,9 +6,25 @@ public final class TextEngine: Sendable {
     /// Truncation tokens shaped once per direction ("…全文" ends thousands of posts).
     private let tokens = BoundedCache<TokenKey, ShapedText>(maxCount: 256, maxCost: 1 << 20, shards: 4)
 
+    /// What shaping a token depends on: its text, and per run the range, font choice, size
+    /// and language; not ink or link, which differ from post to post ("expand:<id>").
     private struct TokenKey: Hashable, Sendable {
-        var text: AttributedText
+        struct Run: Hashable, Sendable {
+            var range: Range<Int>
+            var font: TextStyle.FontChoice
+            var size: Double
+            var language: String?
+        }
+
+        var units: [UInt16]
+        var runs: [Run]
         var direction: ParagraphDirection
+
+        init(_ token: AttributedText, direction: ParagraphDirection) {
+            units = token.utf16
+            runs = token.runs.map { Run(range: $0.range, font: $0.style.font, size: $0.style.size, language: $0.style.language) }
+            self.direction = direction
+        }
     }
 
     public init(fonts: FontFallbackChain, shapeCache: ShapeCache = ShapeCache()) {
@@ -18,8 +34,8 @@ public final class TextEngine: Sendable {
 
     /// A truncation token shaped for a paragraph direction, from the token cache.
     func shapedToken(_ token: AttributedText, direction: ParagraphDirection) -> ShapedText {
-        let key = TokenKey(text: token, direction: direction)
-        if let shaped = tokens.value(for: key) { return shaped }
+        let key = TokenKey(token, direction: direction)
+        if let shaped = tokens.value(for: key) { return shaped.restyled(token) }
         let shaped = ShapedText(text: token, direction: direction, fonts: fonts, cache: shapeCache)
         tokens.insert(shaped, for: key, cost: 256 + shaped.glyphCount * 24)
         return shaped

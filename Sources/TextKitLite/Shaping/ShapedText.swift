@@ -1,11 +1,11 @@
 /// An attributed text itemized and shaped, not yet broken into lines. Lay it out at any
 /// width, any number of times, without shaping again ("shape once, break many").
 public struct ShapedText: Sendable {
-    public let text: AttributedText
+    public private(set) var text: AttributedText
     /// The paragraph direction it was shaped with.
     public let direction: ParagraphDirection
     let fonts: FontFallbackChain
-    let styles: [TextStyle]
+    private(set) var styles: [TextStyle]
     let preferredFonts: [Font?]
     let paragraphs: [ShapedParagraph]
 
@@ -18,6 +18,15 @@ public struct ShapedText: Sendable {
         let itemizer = Itemizer(text: text, styles: styles, preferredFonts: preferredFonts, chain: fonts,
                                 paragraphLevel: direction.level, cache: cache, shaper: HarfBuzzShaper())
         paragraphs = Paragraphs.split(text.utf16).map { itemizer.shape($0) }
+    }
+
+    /// The same shaping with the ink and links of `text`, a text whose units, run ranges,
+    /// fonts, sizes and languages are this one's (what shaping depends on).
+    func restyled(_ text: AttributedText) -> ShapedText {
+        var copy = self
+        copy.text = text
+        copy.styles = text.runs.map(\.style)
+        return copy
     }
 
     /// Number of glyphs over all paragraphs (for statistics).
