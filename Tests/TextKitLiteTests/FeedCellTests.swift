@@ -130,6 +130,21 @@ import Testing
         #expect(p.layoutCount == 40)
     }
 
+    /// Shaped texts are kept by field and string: a second post by the same author reuses
+    /// the author's shaping, but a canonically equivalent spelling (a decomposed "é") is
+    /// shaped on its own, with its own UTF-16 offsets.
+    @Test func shapedTextsAreSharedByExactStringOnly() throws {
+        let p = precomputer()
+        _ = try p.layout(FeedPost(id: "1", author: "小明", text: "café au lait"), width: 375)
+        let hits = p.shapedTextStatistics.hits
+        _ = try p.layout(FeedPost(id: "2", author: "小明", text: "cafe\u{301} au lait"), width: 375)
+        #expect(p.shapedTextStatistics.hits == hits + 1)  // the author only
+        let body = try #require(p.layout(FeedPost(id: "3", author: "x", text: "cafe\u{301} au lait"), width: 375)
+            .element("body")?.text)
+        #expect(body.text.utf16Count == 13)
+        #expect(body.lines.last?.range.upperBound == 13)
+    }
+
     @Test func inputOrderIsPreservedUnderTwoJobs() throws {
         let p = precomputer()
         let posts = (0..<300).map { SampleFeed.post($0, seed: 7) }

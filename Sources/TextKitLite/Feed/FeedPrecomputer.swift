@@ -18,16 +18,43 @@ public final class FeedPrecomputer: Sendable {
     /// for measuring, not drawing.
     public let measureOnly: Bool
 
+    /// A shaped text is a function of its string and its field's style (one per
+    /// precomputer), so it is kept by those, not by post: a post laid out at a new width
+    /// finds it again, and so does every other post with the same author, the same quoted
+    /// text or the same body.
+    ///
+    /// Strings are compared and hashed by their UTF-8 bytes, not as `String`s: canonically
+    /// equivalent strings ("é" and "e\u{301}") compare equal as `String`s but are not
+    /// shaped alike (nor indexed alike), and `String` hashing normalizes, which costs more
+    /// than the rest of a lookup. The hash is computed once per key.
     struct ShapedKey: Hashable, Sendable {
-        var postID: String
-        var contentHash: UInt64
-        var field: Field
+        let field: Field
+        let text: String
+        private let hash: Int
+
+        init(field: Field, text: String) {
+            self.field = field
+            self.text = text
+            var hasher = Hasher()
+            hasher.combine(field)
+            var bytes = text
+            bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            hash = hasher.finalize()
+        }
+
+        static func == (a: ShapedKey, b: ShapedKey) -> Bool {
+            a.hash == b.hash && a.field == b.field && a.text.utf8.elementsEqual(b.text.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        var hashValue: Int { hash }
     }
 
-    enum Field: Hashable, Sendable { case author, body, quote }
+    enum Field: Hashable, Sendable { case author, body, quote, footer }
 
     /// - Parameters:
-    ///   - shapedTextLimit: most shaped post texts kept for relayout at other widths.
+    ///   - shapedTextLimit: most shaped texts kept (for relayout at other widths, and for
+    ///     texts that recur across posts: authors, quoted posts).
     ///   - measureOnly: lay cells out for their heights and frames only (no glyph runs:
     ///     cheaper, and `CellRenderer` refuses them).
     public init(engine: TextEngine, style: FeedCellStyle = FeedCellStyle(),
@@ -151,7 +178,7 @@ public final class FeedPrecomputer: Sendable {
         let author = TextStyle(size: s.authorSize, ink: s.textInk)
         rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
             .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.avatarFill),
-            .text(id: "author", text: shaped(post, .author) { AttributedText(post.author.isEmpty ? "—" : post.author, style: author) },
+            .text(id: "author", text: shaped(.author, post.author) { AttributedText($0.isEmpty ? "—" : $0, style: author) },
                   options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode, measureOnly: measureOnly)),
         ])))
         if !post.text.isEmpty {
@@ -172,7 +199,7 @@ public final class FeedPrecomputer: Sendable {
         let link = TextStyle(size: size, ink: style.linkInk)
         var expand = TextStyle(size: size, ink: style.linkInk)
         expand.link = "expand:\(post.id)"
-        let shapedText = shaped(post, field) { FeedTextHighlighter.attributed(string, style: plain, linkStyle: link) }
+        let shapedText = shaped(field, string) { FeedTextHighlighter.attributed($0, style: plain, linkStyle: link) }
         return .text(id: id, text: shapedText, options: LayoutOptions(
             maxLines: maxLines, truncationToken: AttributedText(style.expandToken, style: expand),
             lineSpacing: style.lineSpacing, lineHeightMode: style.lineHeightMode, measureOnly: measureOnly))
@@ -187,7 +214,7 @@ public final class FeedPrecomputer: Sendable {
 
     private var footer: ShapedText {
         // The same for every post: shaped once per precomputer.
-        let key = ShapedKey(postID: "", contentHash: 0, field: .author)
+        let key = ShapedKey(field: .footer, text: "")
         if let cached = shapedCache.value(for: key, record: false) { return cached }
         let text = AttributedText(style.footerText, style: TextStyle(size: style.footerSize, ink: style.secondaryInk))
         let shaped = (try? engine.shape(text)) ?? (try! engine.shape(""))
@@ -195,14 +222,14 @@ public final class FeedPrecomputer: Sendable {
         return shaped
     }
 
-    /// The shaped text of one field of a post, from the cache when the post was seen before;
-    /// `text` builds the attributed text only on a miss (a relayout at a new width
-    /// neither highlights nor shapes again).
-    private func shaped(_ post: FeedPost, _ field: Field, _ text: () -> AttributedText) -> ShapedText {
-        let key = ShapedKey(postID: post.id, contentHash: post.contentHash, field: field)
+    /// The shaped text of one field's string, from the cache when that string was seen
+    /// before in that field; `text` builds the attributed text from the string only on a
+    /// miss (a relayout at a new width neither highlights nor shapes again).
+    private func shaped(_ field: Field, _ string: String, _ text: (String) -> AttributedText) -> ShapedText {
+        let key = ShapedKey(field: field, text: string)
         if let cached = shapedCache.value(for: key) { return cached }
         // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
-        let shaped = (try? engine.shape(text())) ?? (try! engine.shape(""))
+        let shaped = (try? engine.shape(text(string))) ?? (try! engine.shape(""))
         shapedCache.insert(shaped, for: key, cost: 512 + shaped.glyphCount * 24)
         return shaped
     }
