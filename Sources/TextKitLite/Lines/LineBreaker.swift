@@ -33,11 +33,20 @@ enum LineBreaker {
         let limit = maxWidth + epsilon
         var lines: [BrokenLine] = []
         var current: [ShapedPiece] = []
-        current.reserveCapacity(min(paragraph.pieces.count, 32))  // a line's worth, grown at most once or twice
         var currentWidth = 0.0, visible = 0.0
         var carry: [ShapedPiece] = []  // the unbroken rest of a unit cut by an emergency break
         var next = 0
         let pieces = paragraph.pieces
+        // The line holds `current`, then the whole pieces `pieces[pendingStart..<next]` that
+        // fitted unit by unit (none when `pendingStart` is negative): those are copied once,
+        // when the line ends or a slower path needs `current` whole.
+        var pendingStart = -1
+
+        func settle() {
+            guard pendingStart >= 0 else { return }
+            current.append(contentsOf: pieces[pendingStart..<next])
+            pendingStart = -1
+        }
 
         /// The next unit: pieces up to and including one that allows a break after it,
         /// from the carried rest of a cut unit first.
@@ -59,9 +68,10 @@ enum LineBreaker {
         }
 
         func flush(endingAt end: Int32) {
+            settle()
             lines.append(BrokenLine(pieces: current, start: current.first?.start ?? end, end: end, paragraph: index,
                                     isParagraphEnd: false, width: visible, hang: currentWidth - visible))
-            current.removeAll(keepingCapacity: true)
+            current = []  // the line keeps the array; the next one starts its own
             currentWidth = 0
             visible = 0
         }
@@ -77,13 +87,14 @@ enum LineBreaker {
                 } while end < pieces.count && !pieces[end - 1].breakAfter
                 let candidate = currentWidth + unitWidth - trailingHang(pieces[next..<end])
                 if candidate <= limit {
-                    current.append(contentsOf: pieces[next..<end])
+                    if pendingStart < 0 { pendingStart = next }
                     currentWidth += unitWidth
                     visible = candidate
                     next = end
                     continue
                 }
             }
+            settle()  // before `takeUnit` moves `next`
             let unit = takeUnit()
             let unitWidth = unit.reduce(0) { $0 + $1.width }
             let unitHang = trailingHang(unit)
@@ -126,6 +137,7 @@ enum LineBreaker {
                 carry = tail + carry
             }
         }
+        settle()
         if !current.isEmpty, lines.count < maxCount { flush(endingAt: Int32(paragraph.range.end)) }
         if current.isEmpty, carry.isEmpty, next == pieces.count, var last = lines.last {
             last.end = Int32(paragraph.range.end)
