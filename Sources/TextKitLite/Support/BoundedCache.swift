@@ -30,7 +30,13 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A least-recently-used map bounded by entry count and by total cost, with counters.
+/// A map bounded by entry count and by total cost, with counters, that evicts entries
+/// not used lately first: CLOCK (second chance), the approximation of least recently used
+/// that page caches use. A hit only sets the entry's reference bit, where a strict LRU
+/// list would relink the entry and its two neighbours (three scattered writes per hit, on
+/// the shaped-word cache's hottest path); eviction sweeps a hand over the entries, clearing
+/// set bits and evicting the first entry whose bit is clear. An entry used since the hand
+/// last passed it survives the next sweep; one never used again goes first.
 /// Not thread-safe; `BoundedCache` puts it behind locks.
 ///
 /// Its index is its own open-addressing table (linear probing, backward-shift deletion)
@@ -43,16 +49,16 @@ struct LRUMap<Key: Hashable, Value> {
         var value: Value
         var cost: Int
         var hash: Int
-        var previous: Int32
-        var next: Int32
+        var referenced: Bool
+        var live: Bool
     }
 
     /// Node slots by bucket (`-1`: empty); a power of two, at most half full.
     private var table: [Int32] = []
     private var nodes: [Node] = []
     private var free: [Int32] = []
-    private var head: Int32 = -1  // most recently used
-    private var tail: Int32 = -1  // least recently used
+    /// The next node the eviction sweep looks at.
+    private var hand = 0
     let maxCount: Int
     let maxCost: Int
     private(set) var statistics = CacheStatistics()
@@ -62,7 +68,7 @@ struct LRUMap<Key: Hashable, Value> {
         self.maxCost = max(1, maxCost)
     }
 
-    /// The value for `key`, marked most recently used; counted as a hit or miss when `record`.
+    /// The value for `key`, marked as used; counted as a hit or miss when `record`.
     mutating func value(for key: Key, record: Bool = true) -> Value? {
         value(for: key, hash: key.hashValue, record: record)
     }
@@ -74,13 +80,13 @@ struct LRUMap<Key: Hashable, Value> {
             return nil
         }
         if record { statistics.hits += 1 }
-        moveToFront(slot)
+        nodes[Int(slot)].referenced = true
         return nodes[Int(slot)].value
     }
 
-    /// Inserts or replaces an entry, then evicts least recently used entries until both
-    /// bounds hold. An entry costlier than `maxCost` is not kept at all, and evicts
-    /// nothing else (only the stale value it would have replaced).
+    /// Inserts or replaces an entry, then evicts entries not used lately until both bounds
+    /// hold (never the entry just inserted). An entry costlier than `maxCost` is not kept
+    /// at all, and evicts nothing else (only the stale value it would have replaced).
     mutating func insert(_ value: Value, for key: Key, cost: Int) {
         insert(value, for: key, hash: key.hashValue, cost: cost)
     }
@@ -92,14 +98,15 @@ struct LRUMap<Key: Hashable, Value> {
             if let slot = existing { evict(slot) }
             return
         }
-        if let slot = existing {
+        let slot: Int32
+        if let existing {
+            slot = existing
             statistics.cost += cost - nodes[Int(slot)].cost
             nodes[Int(slot)].value = value
             nodes[Int(slot)].cost = cost
-            moveToFront(slot)
+            nodes[Int(slot)].referenced = true  // a replacement counts as a use
         } else {
-            let node = Node(key: key, value: value, cost: cost, hash: hash, previous: -1, next: head)
-            let slot: Int32
+            let node = Node(key: key, value: value, cost: cost, hash: hash, referenced: false, live: true)
             if let reused = free.popLast() {
                 slot = reused
                 nodes[Int(slot)] = node
@@ -107,9 +114,6 @@ struct LRUMap<Key: Hashable, Value> {
                 slot = Int32(nodes.count)
                 nodes.append(node)
             }
-            if head >= 0 { nodes[Int(head)].previous = slot }
-            head = slot
-            if tail < 0 { tail = slot }
             statistics.count += 1
             statistics.cost += cost
             if statistics.count * 2 > table.count {
@@ -118,8 +122,10 @@ struct LRUMap<Key: Hashable, Value> {
                 table[bucket] = slot
             }
         }
-        while statistics.count > maxCount || statistics.cost > maxCost, tail >= 0 {
-            evict(tail)
+        // Terminates: the bounds hold for `slot` alone (count ≥ 1, cost ≤ maxCost), so
+        // while they do not, another live entry exists.
+        while statistics.count > maxCount || statistics.cost > maxCost {
+            evictOne(sparing: slot)
         }
     }
 
@@ -127,8 +133,7 @@ struct LRUMap<Key: Hashable, Value> {
         table.removeAll()
         nodes.removeAll()
         free.removeAll()
-        head = -1
-        tail = -1
+        hand = 0
         statistics.count = 0
         statistics.cost = 0
     }
@@ -159,12 +164,10 @@ struct LRUMap<Key: Hashable, Value> {
         let capacity = max(16, table.count * 2)
         table = [Int32](repeating: -1, count: capacity)
         let mask = capacity - 1
-        var slot = head
-        while slot >= 0 {
-            var bucket = Self.home(nodes[Int(slot)].hash, mask)
+        for slot in nodes.indices where nodes[slot].live {
+            var bucket = Self.home(nodes[slot].hash, mask)
             while table[bucket] >= 0 { bucket = (bucket + 1) & mask }
-            table[bucket] = slot
-            slot = nodes[Int(slot)].next
+            table[bucket] = Int32(slot)
         }
     }
 
@@ -186,30 +189,29 @@ struct LRUMap<Key: Hashable, Value> {
         table[hole] = -1
     }
 
-    /// Takes a node out of the recency list (its links only: copying the node would retain
-    /// its key and value).
-    private mutating func unlink(_ slot: Int32) {
-        let previous = nodes[Int(slot)].previous, next = nodes[Int(slot)].next
-        if previous >= 0 { nodes[Int(previous)].next = next } else { head = next }
-        if next >= 0 { nodes[Int(next)].previous = previous } else { tail = previous }
-    }
-
-    private mutating func moveToFront(_ slot: Int32) {
-        guard slot != head else { return }
-        unlink(slot)
-        nodes[Int(slot)].previous = -1
-        nodes[Int(slot)].next = head
-        if head >= 0 { nodes[Int(head)].previous = slot }
-        head = slot
-        if tail < 0 { tail = slot }
+    /// Advances the hand to the first live entry other than `spared` whose reference bit
+    /// is clear, clearing the bits it passes, and evicts that entry.
+    private mutating func evictOne(sparing spared: Int32) {
+        while true {
+            if hand >= nodes.count { hand = 0 }
+            let slot = hand
+            hand += 1
+            guard nodes[slot].live, slot != Int(spared) else { continue }
+            if nodes[slot].referenced {
+                nodes[slot].referenced = false
+                continue
+            }
+            evict(Int32(slot))
+            return
+        }
     }
 
     private mutating func evict(_ slot: Int32) {
-        unlink(slot)
         let mask = table.count - 1
         var bucket = Self.home(nodes[Int(slot)].hash, mask)
         while table[bucket] != slot { bucket = (bucket + 1) & mask }
         removeBucket(bucket)
+        nodes[Int(slot)].live = false
         statistics.count -= 1
         statistics.cost -= nodes[Int(slot)].cost
         statistics.evictions += 1
@@ -217,7 +219,7 @@ struct LRUMap<Key: Hashable, Value> {
     }
 }
 
-/// A thread-safe LRU cache bounded by entries and cost, split into independently locked
+/// A thread-safe cache bounded by entries and cost (`LRUMap`: entries not used lately go first), split into independently locked
 /// shards so that threads seldom wait for each other.
 final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private final class Shard: Sendable {
