@@ -13,6 +13,13 @@ import Testing
         #expect(run.range == 0..<6)
     }
 
+    /// Every code point the script fast path answers itself gets HarfBuzz's answer.
+    @Test func scriptFastPathAgreesWithHarfBuzz() {
+        let covered = Array(0x00...0x7F) + Array(0x4E00...0x9FFF)
+        let differing = covered.filter { Script(of: UInt32($0)) != Script.harfBuzzScript(of: UInt32($0)) }
+        #expect(differing.isEmpty, "\(differing.prefix(8).map { String($0, radix: 16) })")
+    }
+
     @Test func arabicJoins() throws {
         // Contextual forms: the initial, medial and final forms of BEH differ from the isolated one.
         let isolated = try #require(Fixtures.layout("ب").allRuns.first?.glyphs.first)

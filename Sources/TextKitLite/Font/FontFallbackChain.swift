@@ -65,23 +65,24 @@ public struct FontFallbackChain: Sendable, Hashable {
         fonts.first { $0.familyName.caseInsensitiveCompare(family) == .orderedSame }
     }
 
-    /// The font for one grapheme cluster: `preferred` when it covers the cluster, else the
-    /// first covering font of the chain (color fonts first for emoji presentation), else
-    /// the primary font.
+    /// The font for one grapheme cluster, as an index into `fonts`, or nil for `preferred`:
+    /// `preferred` when it covers the cluster, else the first covering font of the chain
+    /// (color fonts first for emoji presentation), else `preferred`, else the primary font.
+    /// An index, so that itemizing compares fonts without retaining them.
     ///
     /// - Complexity: one memo load for a one-scalar cluster resolved before without a
     ///   preferred font (almost every character of a feed); else a cmap lookup per scalar
     ///   and font tried.
-    func resolve(cluster: UnsafeBufferPointer<UInt32>, preferred: Font?) -> Font {
+    func resolve(cluster: UnsafeBufferPointer<UInt32>, preferred: Font?) -> Int? {
         if let preferred {
-            return Self.covers(preferred, cluster) ? preferred : (chainIndex(for: cluster).map { fonts[$0] } ?? preferred)
+            return Self.covers(preferred, cluster) ? nil : chainIndex(for: cluster)
         }
-        guard cluster.count == 1 else { return fonts[chainIndex(for: cluster) ?? 0] }
+        guard cluster.count == 1 else { return chainIndex(for: cluster) ?? 0 }
         let scalar = cluster[0]
-        if let index = memo.fontIndex(for: scalar) { return fonts[index] }
+        if let index = memo.fontIndex(for: scalar) { return index }
         let index = chainIndex(for: cluster) ?? 0
         memo.remember(index, for: scalar)
-        return fonts[index]
+        return index
     }
 
     /// Index of the first font of the chain that covers `cluster` (the first color font

@@ -102,10 +102,23 @@ struct Script: Hashable, Sendable {
     static let inherited = Script(rawValue: HB_SCRIPT_INHERITED.rawValue)
     static let unknown = Script(rawValue: HB_SCRIPT_UNKNOWN.rawValue)
     static let han = Script(rawValue: HB_SCRIPT_HAN.rawValue)
+    static let latin = Script(rawValue: HB_SCRIPT_LATIN.rawValue)
 
-    /// The Script property of a code point (UAX #24).
+    /// The Script property of a code point (UAX #24). ASCII and the CJK Unified
+    /// Ideographs block (most of a feed's characters) are answered without a call into
+    /// HarfBuzz; `scriptFastPathAgreesWithHarfBuzz` checks every one of them.
     init(of scalar: UInt32) {
-        rawValue = hb_unicode_script(hb_unicode_funcs_get_default(), scalar).rawValue
+        switch scalar {
+        case 0x41...0x5A, 0x61...0x7A: self = .latin
+        case 0x00...0x7F: self = .common
+        case 0x4E00...0x9FFF: self = .han
+        default: self = Self.harfBuzzScript(of: scalar)
+        }
+    }
+
+    /// HarfBuzz's Script property of a code point.
+    static func harfBuzzScript(of scalar: UInt32) -> Script {
+        Script(rawValue: hb_unicode_script(hb_unicode_funcs_get_default(), scalar).rawValue)
     }
 
     init(rawValue: UInt32) { self.rawValue = rawValue }

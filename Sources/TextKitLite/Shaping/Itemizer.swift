@@ -77,11 +77,11 @@ struct Itemizer {
         let breaks = UnicodeProperties.lineBreaks(original, locale: locale)
 
         // Resolve script and font per grapheme cluster, and cut items where anything changes.
-        struct Item { var start: Int; var end: Int; var style: Int32; var script: Script; var level: UInt8; var font: Font }
+        /// `font`: an index into the chain, or -1 for the style's preferred font.
+        struct Item { var start: Int; var end: Int; var style: Int32; var script: Script; var level: UInt8; var font: Int }
         var items: [Item] = []
         var runIndex = text.runIndex(at: base) ?? 0
         var scalars: [UInt32] = []
-        scalars.reserveCapacity(8)
         var clusterStart = 0
         var lastScript = Script.common
         var pendingNeutralItems = 0  // items at the start whose script is still unknown
@@ -110,15 +110,16 @@ struct Itemizer {
             }
             let preferred = preferredFonts.isEmpty ? nil : preferredFonts[runIndex]
             let first = nextScalar()
-            let font: Font
+            let resolved: Int?
             if i == clusterEnd {
-                font = withUnsafePointer(to: first) { chain.resolve(cluster: UnsafeBufferPointer(start: $0, count: 1), preferred: preferred) }
+                resolved = withUnsafePointer(to: first) { chain.resolve(cluster: UnsafeBufferPointer(start: $0, count: 1), preferred: preferred) }
             } else {
                 scalars.removeAll(keepingCapacity: true)
                 scalars.append(first)
                 while i < clusterEnd { scalars.append(nextScalar()) }
-                font = scalars.withUnsafeBufferPointer { chain.resolve(cluster: $0, preferred: preferred) }
+                resolved = scalars.withUnsafeBufferPointer { chain.resolve(cluster: $0, preferred: preferred) }
             }
+            let font = resolved ?? -1
             if script.isNeutral {
                 script = lastScript
             } else if lastScript.isNeutral {
@@ -130,12 +131,12 @@ struct Itemizer {
             let style = Int32(runIndex)
             let level = levels.isEmpty ? resolvedLevel : levels[clusterStart]
             let lastIndex = items.count - 1  // items are compared and extended in place
-            if lastIndex >= 0, items[lastIndex].style == style, items[lastIndex].font === font, items[lastIndex].level == level,
+            if lastIndex >= 0, items[lastIndex].style == style, items[lastIndex].font == font, items[lastIndex].level == level,
                items[lastIndex].script == script || script.isNeutral {
                 items[lastIndex].end = clusterEnd
             } else {
                 if lastIndex >= 0, items[lastIndex].script.isNeutral, !script.isNeutral, items[lastIndex].style == style,
-                   items[lastIndex].font === font, items[lastIndex].level == level {
+                   items[lastIndex].font == font, items[lastIndex].level == level {
                     // A neutral item followed by the same everything: give it this script and merge.
                     items[items.count - 1].script = script
                     items[items.count - 1].end = clusterEnd
@@ -152,14 +153,15 @@ struct Itemizer {
         pieces.reserveCapacity(breaks.count + items.count)
         var breakIndex = 0
         for item in items {
+            let font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
             var pieceStart = item.start
             while pieceStart < item.end {
                 while breakIndex < breaks.count, Int(breaks[breakIndex]) <= pieceStart { breakIndex += 1 }
                 let nextBreak = breakIndex < breaks.count ? Int(breaks[breakIndex]) : length
                 let pieceEnd = min(nextBreak, item.end)
-                let word = shapeWord(shaping, pieceStart..<pieceEnd, item.font, item.script, item.level, item.style)
+                let word = shapeWord(shaping, pieceStart..<pieceEnd, font, item.script, item.level, item.style)
                 pieces.append(ShapedPiece(
-                    word: word, start: Int32(base + pieceStart), font: item.font, size: styles[Int(item.style)].size,
+                    word: word, start: Int32(base + pieceStart), font: font, size: styles[Int(item.style)].size,
                     style: item.style, level: item.level, breakAfter: pieceEnd == nextBreak))
                 pieceStart = pieceEnd
             }
