@@ -179,7 +179,7 @@ struct Itemizer {
         let rightToLeft = level & 1 == 1
         let language = styles[Int(style)].language
         let key = ShapeCache.Key(font: font.id, script: script.rawValue, rightToLeft: rightToLeft,
-                                 language: language, text: slice)
+                                 language: language, text: slice, seed: cache.seed)
         if let word = cache.word(for: key) { return word }
         cache.recordShaping()
         let shaped = shaper.shape(font.harfBuzz, text: slice, rightToLeft: rightToLeft, script: script, language: language)

@@ -7,45 +7,59 @@ import Synchronization
 /// Thread-safe and bounded by entries and bytes (least recently used entries go first).
 public final class ShapeCache: Sendable {
     /// What a shaped word depends on. The text of a word of up to 12 UTF-16 units (every
-    /// CJK character, most words of alphabetic scripts) is packed into the key itself, so a
-    /// lookup allocates nothing; the hash is computed once, when the key is made, and serves
-    /// both the shard choice and the shard's table.
+    /// CJK character, most words of alphabetic scripts) is packed into the key itself, and
+    /// a language tag or a longer text, both rare, sit in one optional object: making,
+    /// hashing and comparing the common key allocates nothing and retains nothing. The hash
+    /// is computed once, when the key is made, and serves both the shard choice and the
+    /// shard's table.
     struct Key: Hashable, Sendable {
         private let font: Int
         private let script: UInt32
         private let rightToLeft: Bool
-        private let language: String?
         private let length: Int
         private let packed: (UInt64, UInt64, UInt64)
-        private let long: [UInt16]  // the text when longer than 12 units, else empty
+        private let extra: Extra?
         private let hash: Int
 
-        init(font: Int, script: UInt32, rightToLeft: Bool, language: String?, text: UnsafeBufferPointer<UInt16>) {
+        /// The language and the text of a longer word.
+        private final class Extra: Sendable {
+            let language: String?
+            let long: [UInt16]  // the text when longer than 12 units, else empty
+            init(language: String?, long: [UInt16]) {
+                self.language = language
+                self.long = long
+            }
+        }
+
+        init(font: Int, script: UInt32, rightToLeft: Bool, language: String?, text: UnsafeBufferPointer<UInt16>,
+             seed: (UInt64, UInt64, UInt64, UInt64)) {
             self.font = font
             self.script = script
             self.rightToLeft = rightToLeft
-            self.language = language
             length = text.count
             var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
             if text.count <= 12 {
-                withUnsafeMutableBytes(of: &words) { raw in
-                    raw.copyMemory(from: UnsafeRawBufferPointer(text))
+                for (i, unit) in text.enumerated() {
+                    let bits = UInt64(unit) << UInt64((i & 3) * 16)
+                    switch i >> 2 {
+                    case 0: words.0 |= bits
+                    case 1: words.1 |= bits
+                    default: words.2 |= bits
+                    }
                 }
-                long = []
-            } else {
-                long = Array(text)
             }
             packed = words
+            extra = language != nil || text.count > 12
+                ? Extra(language: language, long: text.count > 12 ? Array(text) : []) : nil
             // A feed looks up a few hundred words per post: the packed words are folded with
-            // two or three wide multiplications (as wyhash does) under a per-process random
-            // seed, instead of SipHash; a language tag or a long word's bytes, both rare, go
-            // through `Hasher`.
+            // two wide multiplications (as wyhash does) under the cache's random seed,
+            // instead of SipHash; a language tag or a long word's bytes go through `Hasher`.
+            // Every operand is seeded: text cannot be chosen to zero one of them.
             let header = UInt64(UInt32(truncatingIfNeeded: font)) << 32 | UInt64(script)
             let shape = UInt64(text.count << 1 | (rightToLeft ? 1 : 0))
-            // Every operand is seeded: text cannot be chosen to zero one of them.
-            var folded = Self.fold(words.0 ^ Self.seed.0, words.1 ^ header ^ Self.seed.1)
-            folded = Self.fold(folded ^ words.2 ^ Self.seed.2, shape ^ Self.seed.3)
-            if language != nil || text.count > 12 {
+            var folded = Self.fold(words.0 ^ seed.0, words.1 ^ header ^ seed.1)
+            folded = Self.fold(folded ^ words.2 ^ seed.2, shape ^ seed.3)
+            if extra != nil {
                 var hasher = Hasher()
                 hasher.combine(folded)
                 if let language { hasher.combine(language) }
@@ -56,11 +70,6 @@ public final class ShapeCache: Sendable {
             }
         }
 
-        private static let seed: (UInt64, UInt64, UInt64, UInt64) = {
-            var generator = SystemRandomNumberGenerator()
-            return (generator.next(), generator.next(), generator.next(), generator.next())
-        }()
-
         /// The two halves of the 128-bit product, xored.
         @inline(__always)
         private static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
@@ -69,16 +78,27 @@ public final class ShapeCache: Sendable {
         }
 
         /// Bytes the key holds beyond its own size.
-        var heapBytes: Int { long.count * 2 }
+        var heapBytes: Int { extra.map { 48 + $0.long.count * 2 } ?? 0 }
 
         static func == (a: Key, b: Key) -> Bool {
-            a.hash == b.hash && a.length == b.length && a.font == b.font && a.script == b.script
-                && a.rightToLeft == b.rightToLeft && a.packed == b.packed && a.language == b.language && a.long == b.long
+            guard a.hash == b.hash, a.length == b.length, a.font == b.font, a.script == b.script,
+                  a.rightToLeft == b.rightToLeft, a.packed == b.packed else { return false }
+            switch (a.extra, b.extra) {
+            case (nil, nil): return true
+            case let (x?, y?): return x.language == y.language && x.long == y.long
+            default: return false
+            }
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
         var hashValue: Int { hash }
     }
+
+    /// The seed of the keys' hash, random per cache.
+    let seed: (UInt64, UInt64, UInt64, UInt64) = {
+        var generator = SystemRandomNumberGenerator()
+        return (generator.next(), generator.next(), generator.next(), generator.next())
+    }()
 
     private let cache: BoundedCache<Key, ShapedWord>
     private let shapings = Atomic<Int>(0)
