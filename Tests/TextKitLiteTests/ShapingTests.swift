@@ -13,6 +13,23 @@ import Testing
         #expect(run.range == 0..<6)
     }
 
+    /// Shaped-word keys are equal exactly when font, script, direction, language and text
+    /// are, for short words (packed in the key) and long ones (kept beside it).
+    @Test func shapedWordKeysCompareEveryField() {
+        let seed: (UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4)
+        func key(_ text: String, font: Int = 0, script: UInt32 = 1, rtl: Bool = false, language: String? = nil) -> ShapeCache.Key {
+            Array(text.utf16).withUnsafeBufferPointer {
+                ShapeCache.Key(font: font, script: script, rightToLeft: rtl, language: language, text: $0, seed: seed)
+            }
+        }
+        let long = "internationalization "
+        #expect(key("word") == key("word") && key(long) == key(long) && key("词", language: "zh") == key("词", language: "zh"))
+        #expect(key("word").hashValue == key("word").hashValue && key(long).hashValue == key(long).hashValue)
+        let different = [key("word"), key("wore"), key("word", font: 1), key("word", script: 2), key("word", rtl: true),
+                         key("word", language: "en"), key(long), key(long + "s"), key("word\u{0}"), key("")]
+        for i in different.indices { for j in different.indices where i != j { #expect(different[i] != different[j]) } }
+    }
+
     /// Every code point the script fast path answers itself gets HarfBuzz's answer.
     @Test func scriptFastPathAgreesWithHarfBuzz() {
         let covered = Array(0x00...0x7F) + Array(0x4E00...0x9FFF)
