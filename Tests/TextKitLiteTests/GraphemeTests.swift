@@ -48,4 +48,29 @@ import Testing
             #expect(units.withUnsafeBufferPointer { UnicodeProperties.graphemeBoundaries($0) } == expected, "\(text)")
         }
     }
+
+    /// Random text from a palette of what joins and what stands alone (marks, joiners,
+    /// modifiers, flags, jamo, CR LF, lone surrogates, Arabic, Hebrew, emoji, CJK, Latin):
+    /// the fast paths give exactly ICU's boundaries.
+    @Test func fastPathsAgreeWithICUOnRandomText() {
+        let palette: [[UInt16]] = [
+            "a", "中", " ", "ب", "ש", "😀", "☕", "\u{301}", "\u{FE0F}", "\u{200D}", "\u{1F3FD}", "\u{1F1E8}",
+            "\u{1100}", "\u{1161}", "\u{AC00}", "\r", "\n", "\t", "\u{600}", "\u{903}", "\u{64B}", "\u{5B4}", "©",
+        ].map { Array($0.utf16) } + [[0xD800], [0xDC00]]
+        var random = SampleFeed.SplitMix64(state: 11)
+        var viaFastPath = 0
+        for _ in 0..<5_000 {
+            var units: [UInt16] = []
+            let mostlyPlain = random.below(2) == 0
+            for _ in 0..<(1 + random.below(12)) {
+                units += palette[mostlyPlain ? random.below(6) : random.below(palette.count)]
+            }
+            let (fast, icu) = units.withUnsafeBufferPointer {
+                (UnicodeProperties.graphemeBoundaries($0), UnicodeProperties.icuGraphemeBoundaries($0))
+            }
+            #expect(fast == icu, "\(units.map { String($0, radix: 16) })")
+            if mostlyPlain { viaFastPath += 1 }
+        }
+        #expect(viaFastPath > 1_000)
+    }
 }

@@ -21,10 +21,45 @@ enum UnicodeProperties {
     /// Extended grapheme cluster boundaries (UAX #29) after the start, ending with `text.count`.
     ///
     /// - Complexity: O(n); text made only of `isOwnGraphemeUnit` units (most Latin and CJK
-    ///   text) does not go through ICU.
+    ///   text) does not go through ICU's break iterator, nor does text whose every scalar
+    ///   stands alone (Arabic or Hebrew without marks, emoji without modifiers or joiners).
     static func graphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>) -> [Int32] {
         guard !text.isEmpty else { return [] }
         if text.allSatisfy(isOwnGraphemeUnit) { return Array(1...Int32(text.count)) }
+        return scalarBoundariesIfEveryScalarStandsAlone(text) ?? icuGraphemeBoundaries(text)
+    }
+
+    /// Boundaries after every scalar when each scalar's Grapheme_Cluster_Break is Other or
+    /// Control, else nil. UAX #29 breaks on both sides of such a scalar (GB4, GB5, GB999):
+    /// every rule that joins needs CR, LF, Extend, ZWJ, SpacingMark, Prepend, a Hangul
+    /// jamo or a regional indicator on one side (GB11's emoji sequences need a ZWJ).
+    private static func scalarBoundariesIfEveryScalarStandsAlone(_ text: UnsafeBufferPointer<UInt16>) -> [Int32]? {
+        var boundaries: [Int32] = []
+        boundaries.reserveCapacity(text.count)
+        var i = 0
+        while i < text.count {
+            let unit = text[i]
+            if isOwnGraphemeUnit(unit) {
+                i += 1
+            } else {
+                var scalar = UInt32(unit)
+                if UTF16.isLeadSurrogate(unit), i + 1 < text.count, UTF16.isTrailSurrogate(text[i + 1]) {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(text[i + 1]) - 0xDC00)
+                    i += 2
+                } else {
+                    i += 1
+                }
+                let property = graphemeClusterBreak(scalar)
+                guard property == 0 || property == 1 else { return nil }
+            }
+            boundaries.append(Int32(i))
+        }
+        return boundaries
+    }
+
+    /// Grapheme cluster boundaries from ICU's break iterator alone.
+    static func icuGraphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>) -> [Int32] {
+        guard !text.isEmpty else { return [] }
         var offsets = [Int32](repeating: 0, count: text.count)
         let count = tkl_grapheme_breaks(text.baseAddress, Int32(text.count), &offsets, Int32(text.count))
         guard count > 0 else { return [Int32(text.count)] }
