@@ -80,7 +80,9 @@ struct LRUMap<Key: Hashable, Value> {
             return nil
         }
         if record { statistics.hits += 1 }
-        nodes[Int(slot)].referenced = true
+        // Written only when clear: a hot entry's node is not dirtied by every hit (two
+        // workers drawing the same glyphs would trade its cache line back and forth).
+        if !nodes[Int(slot)].referenced { nodes[Int(slot)].referenced = true }
         return nodes[Int(slot)].value
     }
 
