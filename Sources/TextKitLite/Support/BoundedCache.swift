@@ -224,12 +224,7 @@ struct LRUMap<Key: Hashable, Value> {
 /// A thread-safe cache bounded by entries and cost (`LRUMap`: entries not used lately go first), split into independently locked
 /// shards so that threads seldom wait for each other.
 final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private final class Shard: Sendable {
-        let map: Locked<LRUMap<Key, Value>>
-        init(maxCount: Int, maxCost: Int) { map = Locked(LRUMap(maxCount: maxCount, maxCost: maxCost)) }
-    }
-
-    private let shards: [Shard]
+    private let shards: [Locked<LRUMap<Key, Value>>]
     /// The bounds over all shards.
     let maxCount: Int
     let maxCost: Int
@@ -242,31 +237,31 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         let n = max(1, min(shards, maxCount))
         self.maxCount = max(1, maxCount)
         self.maxCost = max(1, maxCost)
-        self.shards = (0..<n).map { _ in Shard(maxCount: max(1, maxCount / n), maxCost: max(1, maxCost / n)) }
+        self.shards = (0..<n).map { _ in Locked(LRUMap(maxCount: max(1, maxCount / n), maxCost: max(1, maxCost / n))) }
     }
 
     @inline(__always)
-    private func shard(_ hash: Int) -> Shard {
+    private func shard(_ hash: Int) -> Locked<LRUMap<Key, Value>> {
         shards[Int(UInt(bitPattern: hash) % UInt(shards.count))]
     }
 
     /// The cached value; `record: false` looks without counting a hit or miss.
     func value(for key: Key, record: Bool = true) -> Value? {
         let hash = key.hashValue  // once, for the shard and its table
-        return shard(hash).map.withLock { $0.value(for: key, hash: hash, record: record) }
+        return shard(hash).withLock { $0.value(for: key, hash: hash, record: record) }
     }
 
     func insert(_ value: Value, for key: Key, cost: Int) {
         let hash = key.hashValue
-        shard(hash).map.withLock { $0.insert(value, for: key, hash: hash, cost: cost) }
+        shard(hash).withLock { $0.insert(value, for: key, hash: hash, cost: cost) }
     }
 
     /// Counters and contents summed over all shards.
     var statistics: CacheStatistics {
-        shards.reduce(CacheStatistics()) { sum, shard in sum + shard.map.withLock { $0.statistics } }
+        shards.reduce(CacheStatistics()) { sum, shard in sum + shard.withLock { $0.statistics } }
     }
 
     func removeAll() {
-        for shard in shards { shard.map.withLock { $0.removeAll() } }
+        for shard in shards { shard.withLock { $0.removeAll() } }
     }
 }
