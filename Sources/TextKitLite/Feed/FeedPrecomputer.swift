@@ -4,9 +4,10 @@ import Synchronization
 /// and Texture's layout specs do, so that a list never measures text while scrolling.
 ///
 /// Three caches make repeated work free: the engine's shaped-word cache (a word is shaped
-/// once for the whole feed), a shaped-text cache (a post laid out at a new width is only
-/// broken into lines again), and the height cache (a post seen before at the same width
-/// and style is a hash lookup). All are thread-safe and bounded.
+/// once for the whole feed), a shaped-text cache by field and string (a post laid out at a
+/// new width is only broken into lines again, and an author or quoted text that recurs is
+/// itemized once), and the height cache (a post seen before at the same width and style
+/// is a hash lookup). All are thread-safe and bounded.
 public final class FeedPrecomputer: Sendable {
     public let engine: TextEngine
     public let style: FeedCellStyle

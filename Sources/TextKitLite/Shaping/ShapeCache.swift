@@ -4,7 +4,7 @@ import Synchronization
 /// LayoutCache): a word shaped once is reused wherever it appears again with the same
 /// font, script, direction and language, at any point size.
 ///
-/// Thread-safe and bounded by entries and bytes (least recently used entries go first).
+/// Thread-safe and bounded by entries and bytes (words not used lately go first).
 public final class ShapeCache: Sendable {
     /// What a shaped word depends on. The text of a word of up to 12 UTF-16 units (every
     /// CJK character, most words of alphabetic scripts) is packed into the key itself, and
