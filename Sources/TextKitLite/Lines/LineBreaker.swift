@@ -93,6 +93,14 @@ enum LineBreaker {
                     next = end
                     continue
                 }
+                // It does not fit after what the line holds: the line ends before it, and it
+                // is measured again on the next line. (Unless white space starts it: that
+                // hangs at the end of this line, below.)
+                if pendingStart >= 0 || !current.isEmpty,
+                   endOfWhiteSpace(pieces[next..<end], from: pieces[next].start, graphemes: paragraph.graphemes) == pieces[next].start {
+                    flush(endingAt: pieces[next].start)
+                    continue
+                }
             }
             settle()  // before `takeUnit` moves `next`
             let unit = takeUnit()
@@ -197,7 +205,7 @@ enum LineBreaker {
     /// rather than start the next one or fill lines of its own.
     ///
     /// - Complexity: O(p log n) for the p pieces the white space spans.
-    static func endOfWhiteSpace(_ unit: [ShapedPiece], from offset: Int32, graphemes: [Int32]) -> Int32 {
+    static func endOfWhiteSpace<Unit: Collection<ShapedPiece>>(_ unit: Unit, from offset: Int32, graphemes: [Int32]) -> Int32 {
         var cut = offset
         for piece in unit where piece.end > cut {
             guard piece.start <= cut, piece.start < piece.end,
