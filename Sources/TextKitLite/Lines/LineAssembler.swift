@@ -10,8 +10,9 @@ struct LineAssembler {
     let textStyleCount: Int
 
     func runs(for line: BrokenLine, paragraphLevel: UInt8, x: Double, justification extra: Double) -> [GlyphRun] {
-        let hangStart = Self.hangingStart(line.pieces)
-        var pieces = resetTrailingSpaces(line.pieces, from: hangStart, paragraphLevel: paragraphLevel)
+        let linePieces = Array(line.pieces)
+        let hangStart = Self.hangingStart(linePieces)
+        var pieces = resetTrailingSpaces(linePieces, from: hangStart, paragraphLevel: paragraphLevel)
         guard !pieces.isEmpty else { return [] }
         // Rule L2; a line of one level (most lines) keeps or reverses its order.
         let level = pieces[0].level

@@ -1,6 +1,7 @@
-/// A line before positioning: its pieces in logical order.
+/// A line before positioning: its pieces in logical order (most lines: a slice of their
+/// paragraph's pieces, not a copy).
 struct BrokenLine: Sendable {
-    var pieces: [ShapedPiece]
+    var pieces: ArraySlice<ShapedPiece>
     /// UTF-16 range of the text the line holds (with the paragraph terminator on the
     /// paragraph's last line).
     var start: Int32
@@ -38,8 +39,9 @@ enum LineBreaker {
         var next = 0
         let pieces = paragraph.pieces
         // The line holds `current`, then the whole pieces `pieces[pendingStart..<next]` that
-        // fitted unit by unit (none when `pendingStart` is negative): those are copied once,
-        // when the line ends or a slower path needs `current` whole.
+        // fitted unit by unit (none when `pendingStart` is negative). A line of such pieces
+        // alone (most lines) is a slice of the paragraph's pieces; they are copied only when
+        // a slower path needs `current` whole.
         var pendingStart = -1
 
         func settle() {
@@ -68,8 +70,15 @@ enum LineBreaker {
         }
 
         func flush(endingAt end: Int32) {
-            settle()
-            lines.append(BrokenLine(pieces: current, start: current.first?.start ?? end, end: end, paragraph: index,
+            let linePieces: ArraySlice<ShapedPiece>
+            if current.isEmpty, pendingStart >= 0 {
+                linePieces = pieces[pendingStart..<next]  // whole pieces only: no copy
+                pendingStart = -1
+            } else {
+                settle()
+                linePieces = current[...]
+            }
+            lines.append(BrokenLine(pieces: linePieces, start: linePieces.first?.start ?? end, end: end, paragraph: index,
                                     isParagraphEnd: false, width: visible, hang: currentWidth - visible))
             current = []  // the line keeps the array; the next one starts its own
             currentWidth = 0
@@ -145,8 +154,8 @@ enum LineBreaker {
                 carry = tail + carry
             }
         }
-        settle()
-        if !current.isEmpty, lines.count < maxCount { flush(endingAt: Int32(paragraph.range.end)) }
+        if !current.isEmpty || pendingStart >= 0, lines.count < maxCount { flush(endingAt: Int32(paragraph.range.end)) }
+        settle()  // a no-op unless the line limit left a line unflushed
         if current.isEmpty, carry.isEmpty, next == pieces.count, var last = lines.last {
             last.end = Int32(paragraph.range.end)
             last.isParagraphEnd = true
@@ -169,7 +178,9 @@ enum LineBreaker {
     /// with the width of the pieces before it, in logical order, ending with the end.
     /// Stops after the first point wider than `limit`, so cutting a very long word costs
     /// only what one line holds.
-    static func cutPoints(_ pieces: [ShapedPiece], graphemes: [Int32], limit: Double = .infinity) -> [(offset: Int32, width: Double)] {
+    static func cutPoints<Pieces: BidirectionalCollection<ShapedPiece>>(
+        _ pieces: Pieces, graphemes: [Int32], limit: Double = .infinity
+    ) -> [(offset: Int32, width: Double)] {
         var result: [(offset: Int32, width: Double)] = []
         guard let first = pieces.first else { return result }
         var total = 0.0
@@ -186,7 +197,7 @@ enum LineBreaker {
             }
             if !finished { return result }
         }
-        result.append((pieces[pieces.count - 1].end, total))
+        result.append((pieces.last!.end, total))
         return result
     }
 
@@ -233,7 +244,7 @@ enum LineBreaker {
     }
 
     /// Splits a logical sequence of pieces at a text offset (a cut point).
-    static func split(_ pieces: [ShapedPiece], at offset: Int32) -> ([ShapedPiece], [ShapedPiece]) {
+    static func split<Pieces: Sequence<ShapedPiece>>(_ pieces: Pieces, at offset: Int32) -> ([ShapedPiece], [ShapedPiece]) {
         var head: [ShapedPiece] = [], tail: [ShapedPiece] = []
         for piece in pieces {
             if piece.end <= offset {

@@ -56,7 +56,7 @@ enum Truncation {
 
     private static func finish(_ line: BrokenLine, pieces: [ShapedPiece], range: Range<Int32>) -> BrokenLine {
         var result = line
-        result.pieces = pieces
+        result.pieces = pieces[...]
         result.start = range.lowerBound
         result.end = range.upperBound
         let hang = LineBreaker.trailingHang(pieces)
