@@ -154,14 +154,16 @@ struct Itemizer {
         var breakIndex = 0
         for item in items {
             let font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
+            // Read once per item: each read of a style copies it (and retains its strings).
+            let size = styles[Int(item.style)].size, language = styles[Int(item.style)].language
             var pieceStart = item.start
             while pieceStart < item.end {
                 while breakIndex < breaks.count, Int(breaks[breakIndex]) <= pieceStart { breakIndex += 1 }
                 let nextBreak = breakIndex < breaks.count ? Int(breaks[breakIndex]) : length
                 let pieceEnd = min(nextBreak, item.end)
-                let word = shapeWord(shaping, pieceStart..<pieceEnd, font, item.script, item.level, item.style)
+                let word = shapeWord(shaping, pieceStart..<pieceEnd, font, item.script, item.level, language)
                 pieces.append(ShapedPiece(
-                    word: word, start: Int32(base + pieceStart), font: font, size: styles[Int(item.style)].size,
+                    word: word, start: Int32(base + pieceStart), font: font, size: size,
                     style: item.style, level: item.level, breakAfter: pieceEnd == nextBreak))
                 pieceStart = pieceEnd
             }
@@ -173,11 +175,10 @@ struct Itemizer {
 
     private func shapeWord(
         _ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, _ font: Font, _ script: Script,
-        _ level: UInt8, _ style: Int32
+        _ level: UInt8, _ language: String?
     ) -> ShapedWord {
         let slice = UnsafeBufferPointer(rebasing: units[range])
         let rightToLeft = level & 1 == 1
-        let language = styles[Int(style)].language
         let key = ShapeCache.Key(font: font.id, script: script.rawValue, rightToLeft: rightToLeft,
                                  language: language, text: slice, seed: cache.seed)
         if let word = cache.word(for: key) { return word }
