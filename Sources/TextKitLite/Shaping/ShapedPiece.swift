@@ -35,7 +35,7 @@ struct ShapedPiece: Sendable {
         self.end = start + Int32(word.length)
         self.wordStart = start
         self.glyphStart = 0
-        self.glyphEnd = Int32(word.glyphs.count)
+        self.glyphEnd = word.glyphCount
         self.font = font
         self.size = size
         self.style = style
@@ -54,6 +54,13 @@ struct ShapedPiece: Sendable {
 
     /// - Complexity: O(1) from the word's prefix sums (O(log n) for inner white space).
     private mutating func measure() {
+        if start == wordStart, glyphStart == 0, glyphEnd == word.glyphCount, end == wordStart + Int32(word.length) {
+            // The whole word: its hanging spaces are its trailing ones.
+            width = Double(word.totalAdvance) * scale
+            hangStart = wordStart + word.trailingSpaceStart
+            hang = word.trailingSpaceStart == Int32(word.length) ? 0 : Double(word.hangingAdvance) * scale
+            return
+        }
         let glyphs = Int(glyphStart)..<Int(glyphEnd)
         width = Double(word.advance(of: glyphs)) * scale
         let hanging = word.hangingStart(from: start - wordStart, to: end - wordStart)

@@ -25,6 +25,12 @@ final class ShapedWord: Sendable {
     /// Glyph indices of the trailing hanging spaces (a suffix for left-to-right words, a
     /// prefix for right-to-left ones, whose glyphs are in visual order).
     let hangingGlyphs: Range<Int>
+    /// Number of glyphs, their total advance and that of `hangingGlyphs` (font units): a
+    /// whole word, almost every piece, is measured from the word object alone, without
+    /// reaching into (and retaining) its arrays, which every thread laying out shares.
+    let glyphCount: Int32
+    let totalAdvance: Int64
+    let hangingAdvance: Int64
 
     init(glyphs: [UInt32], advances: [Int32], xOffsets: [Int32], yOffsets: [Int32], clusters: [Int32],
          length: Int, rightToLeft: Bool, trailingSpaceStart: Int32? = nil, innerSpaceRuns: [Range<Int32>] = []) {
@@ -41,11 +47,13 @@ final class ShapedWord: Sendable {
         var sums = [Int64](repeating: 0, count: advances.count + 1)
         for (i, advance) in advances.enumerated() { sums[i + 1] = sums[i] + Int64(advance) }
         prefixAdvances = sums
-        if rightToLeft {
-            hangingGlyphs = 0..<(clusters.firstIndex { $0 < spaceStart } ?? clusters.count)
-        } else {
-            hangingGlyphs = (clusters.lastIndex { $0 < spaceStart }.map { $0 + 1 } ?? 0)..<clusters.count
-        }
+        let hanging = rightToLeft
+            ? 0..<(clusters.firstIndex { $0 < spaceStart } ?? clusters.count)
+            : (clusters.lastIndex { $0 < spaceStart }.map { $0 + 1 } ?? 0)..<clusters.count
+        hangingGlyphs = hanging
+        glyphCount = Int32(glyphs.count)
+        totalAdvance = sums[advances.count]
+        hangingAdvance = sums[hanging.upperBound] - sums[hanging.lowerBound]
     }
 
     /// Sum of the advances of a glyph range, in font units.
