@@ -85,10 +85,17 @@ struct Itemizer {
         var clusterStart = 0
         var lastScript = Script.common
         var pendingNeutralItems = 0  // items at the start whose script is still unknown
+        // The current run's end and preferred font, read when the run changes: reading a run
+        // copies its style (and retains the style's strings), too much for every cluster.
+        let runCount = text.runs.count
+        var runEnd = runCount == 0 ? Int.max : text.runs[runIndex].range.upperBound
+        var preferred = preferredFonts.isEmpty ? nil : preferredFonts[runIndex]
         for boundary in graphemes {
             let clusterEnd = Int(boundary)
-            while runIndex + 1 < text.runs.count, text.runs[runIndex].range.upperBound <= base + clusterStart {
+            while runIndex + 1 < runCount, runEnd <= base + clusterStart {
                 runIndex += 1
+                runEnd = text.runs[runIndex].range.upperBound
+                preferred = preferredFonts.isEmpty ? nil : preferredFonts[runIndex]
             }
             // Decode the cluster's scalars: most clusters are one scalar, resolved without
             // the scratch array.
@@ -108,7 +115,6 @@ struct Itemizer {
                 }
                 return scalar
             }
-            let preferred = preferredFonts.isEmpty ? nil : preferredFonts[runIndex]
             let first = nextScalar()
             let resolved: Int?
             if i == clusterEnd {
