@@ -45,7 +45,7 @@ import Testing
         ]
         for (text, expected) in cases {
             let units = Array(text.utf16)
-            #expect(units.withUnsafeBufferPointer { UnicodeProperties.graphemeBoundaries($0) } == expected, "\(text)")
+            #expect(units.withUnsafeBufferPointer { Array(UnicodeProperties.graphemeBoundaries($0)) } == expected, "\(text)")
         }
     }
 
@@ -66,11 +66,25 @@ import Testing
                 units += palette[mostlyPlain ? random.below(6) : random.below(palette.count)]
             }
             let (fast, icu) = units.withUnsafeBufferPointer {
-                (UnicodeProperties.graphemeBoundaries($0), UnicodeProperties.icuGraphemeBoundaries($0))
+                (Array(UnicodeProperties.graphemeBoundaries($0)), UnicodeProperties.icuGraphemeBoundaries($0))
             }
             #expect(fast == icu, "\(units.map { String($0, radix: 16) })")
             if mostlyPlain { viaFastPath += 1 }
         }
         #expect(viaFastPath > 1_000)
+    }
+
+    /// A paragraph's boundaries moved to its text offset: every-unit boundaries without an
+    /// array, listed ones from theirs, and the first boundary at or after any offset.
+    @Test func boundariesOffsetToTheirParagraph() {
+        let every = GraphemeBoundaries(everyUnitOf: 4).offset(by: 10)
+        #expect(Array(every) == [11, 12, 13, 14])
+        let listed = GraphemeBoundaries([2, 3, 7]).offset(by: 10)
+        #expect(Array(listed) == [12, 13, 17])
+        for boundaries in [every, listed] {
+            for offset in Int32(0)...20 {
+                #expect(boundaries.firstIndex(atOrAfter: offset) == (boundaries.firstIndex { $0 >= offset } ?? boundaries.count))
+            }
+        }
     }
 }

@@ -179,12 +179,12 @@ enum LineBreaker {
     /// Stops after the first point wider than `limit`, so cutting a very long word costs
     /// only what one line holds.
     static func cutPoints<Pieces: BidirectionalCollection<ShapedPiece>>(
-        _ pieces: Pieces, graphemes: [Int32], limit: Double = .infinity
+        _ pieces: Pieces, graphemes: GraphemeBoundaries, limit: Double = .infinity
     ) -> [(offset: Int32, width: Double)] {
         var result: [(offset: Int32, width: Double)] = []
         guard let first = pieces.first else { return result }
         var total = 0.0
-        var g = lowerBound(graphemes, first.start)
+        var g = graphemes.firstIndex(atOrAfter: first.start)
         for piece in pieces {
             let finished = piece.forEachCluster { offset, advance in
                 while g < graphemes.count, graphemes[g] <= offset { g += 1 }
@@ -202,7 +202,7 @@ enum LineBreaker {
     }
 
     /// The last cut point whose prefix fits `width`, or the first one when none fits.
-    private static func fittingPrefix(_ unit: [ShapedPiece], graphemes: [Int32], width: Double) -> Int32 {
+    private static func fittingPrefix(_ unit: [ShapedPiece], graphemes: GraphemeBoundaries, width: Double) -> Int32 {
         let points = cutPoints(unit, graphemes: graphemes, limit: width)
         var best = points[0].offset
         for point in points where point.width <= width { best = point.offset }
@@ -216,7 +216,7 @@ enum LineBreaker {
     /// rather than start the next one or fill lines of its own.
     ///
     /// - Complexity: O(p log n) for the p pieces the white space spans.
-    static func endOfWhiteSpace<Unit: Collection<ShapedPiece>>(_ unit: Unit, from offset: Int32, graphemes: [Int32]) -> Int32 {
+    static func endOfWhiteSpace<Unit: Collection<ShapedPiece>>(_ unit: Unit, from offset: Int32, graphemes: GraphemeBoundaries) -> Int32 {
         var cut = offset
         for piece in unit where piece.end > cut {
             guard piece.start <= cut, piece.start < piece.end,
@@ -227,7 +227,7 @@ enum LineBreaker {
                 continue
             }
             // The last cut point inside the run: a mark after the run joins its last space.
-            var g = lowerBound(graphemes, runEnd + 1) - 1
+            var g = graphemes.firstIndex(atOrAfter: runEnd + 1) - 1
             while g >= 0, graphemes[g] > cut, !piece.startsCluster(at: graphemes[g]) { g -= 1 }
             if g >= 0, graphemes[g] > cut { cut = graphemes[g] }
             break
@@ -237,7 +237,7 @@ enum LineBreaker {
 
     /// A unit's leading white space, which hangs at the end of the line before it, the rest
     /// of the unit, and the offset where the white space ends (the unit's start when none).
-    static func leadingWhiteSpace(_ unit: [ShapedPiece], graphemes: [Int32]) -> (spaces: [ShapedPiece], rest: [ShapedPiece], end: Int32) {
+    static func leadingWhiteSpace(_ unit: [ShapedPiece], graphemes: GraphemeBoundaries) -> (spaces: [ShapedPiece], rest: [ShapedPiece], end: Int32) {
         let end = endOfWhiteSpace(unit, from: unit[0].start, graphemes: graphemes)
         let (spaces, rest) = split(unit, at: end)
         return (spaces, rest, end)
@@ -257,15 +257,5 @@ enum LineBreaker {
             }
         }
         return (head, tail)
-    }
-
-    /// Index of the first element ≥ value in a sorted array.
-    static func lowerBound(_ array: [Int32], _ value: Int32) -> Int {
-        var low = 0, high = array.count
-        while low < high {
-            let mid = (low + high) / 2
-            if array[mid] < value { low = mid + 1 } else { high = mid }
-        }
-        return low
     }
 }

@@ -6,7 +6,7 @@
 enum Truncation {
     /// End truncation: keeps as much of `line` as fits before the token, never leaving a
     /// trailing space or punctuation (",", "、", an opening bracket) right before it.
-    static func end(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: [Int32],
+    static func end(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: GraphemeBoundaries,
                     units: [UInt16]) -> BrokenLine {
         let tokenWidth = token.reduce(0) { $0 + $1.width }
         let available = maxWidth - tokenWidth + LineBreaker.epsilon
@@ -20,7 +20,7 @@ enum Truncation {
 
     /// Start truncation of a single line: the token, then as much of the paragraph's end
     /// as fits (without leading spaces).
-    static func start(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: [Int32],
+    static func start(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: GraphemeBoundaries,
                       units: [UInt16]) -> BrokenLine {
         let tokenWidth = token.reduce(0) { $0 + $1.width }
         let points = [(offset: line.start, width: 0.0)] + LineBreaker.cutPoints(line.pieces, graphemes: graphemes)
@@ -35,7 +35,7 @@ enum Truncation {
     }
 
     /// Middle truncation of a single line: the paragraph's start, the token, its end.
-    static func middle(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: [Int32],
+    static func middle(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: GraphemeBoundaries,
                        units: [UInt16]) -> BrokenLine {
         let tokenWidth = token.reduce(0) { $0 + $1.width }
         let points = [(offset: line.start, width: 0.0)] + LineBreaker.cutPoints(line.pieces, graphemes: graphemes)

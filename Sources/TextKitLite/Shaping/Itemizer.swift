@@ -7,7 +7,7 @@ struct ShapedParagraph: Sendable {
     /// Shaped pieces in logical order, covering `range.content`.
     var pieces: [ShapedPiece]
     /// Grapheme cluster boundaries after the paragraph start (absolute offsets, ascending).
-    var graphemes: [Int32]
+    var graphemes: GraphemeBoundaries
     /// Style and font that size the line of an empty paragraph.
     var emptyStyle: Int32
     var emptyFont: Font
@@ -20,6 +20,7 @@ struct Itemizer {
     let text: AttributedText
     let styles: [TextStyle]
     /// Per style: the font asked for by `TextStyle.font` (nil for `.chain`).
+    /// Empty when every style uses the chain alone.
     let preferredFonts: [Font?]
     let chain: FontFallbackChain
     let paragraphLevel: UInt8?
@@ -32,7 +33,7 @@ struct Itemizer {
         let styleAtStart = Int32(text.runIndex(at: start) ?? 0)
         let emptyFont = preferredFonts.isEmpty ? chain.primary : (preferredFonts[Int(styleAtStart)] ?? chain.primary)
         guard length > 0 else {
-            return ShapedParagraph(range: paragraph, level: paragraphLevel ?? 0, pieces: [], graphemes: [],
+            return ShapedParagraph(range: paragraph, level: paragraphLevel ?? 0, pieces: [], graphemes: GraphemeBoundaries(everyUnitOf: 0),
                                    emptyStyle: styleAtStart, emptyFont: emptyFont)
         }
         return text.utf16.withUnsafeBufferPointer { all in
@@ -176,7 +177,7 @@ struct Itemizer {
         }
         return ShapedParagraph(
             range: paragraph, level: resolvedLevel, pieces: pieces,
-            graphemes: base == 0 ? graphemes : graphemes.map { $0 + Int32(base) }, emptyStyle: firstStyle, emptyFont: emptyFont)
+            graphemes: graphemes.offset(by: Int32(base)), emptyStyle: firstStyle, emptyFont: emptyFont)
     }
 
     private func shapeWord(

@@ -14,7 +14,8 @@ public struct ShapedText: Sendable {
         self.direction = direction
         self.fonts = fonts
         styles = text.runs.map(\.style)
-        preferredFonts = styles.map { fonts.preferredFont(for: $0) }
+        // Empty when no style asks for a font of its own (the usual case): nothing to keep.
+        preferredFonts = styles.allSatisfy { $0.font == .chain } ? [] : styles.map { fonts.preferredFont(for: $0) }
         let itemizer = Itemizer(text: text, styles: styles, preferredFonts: preferredFonts, chain: fonts,
                                 paragraphLevel: direction.level, cache: cache, shaper: HarfBuzzShaper())
         paragraphs = Paragraphs.split(text.utf16).map { itemizer.shape($0) }

@@ -23,10 +23,9 @@ enum UnicodeProperties {
     /// - Complexity: O(n); text made only of `isOwnGraphemeUnit` units (most Latin and CJK
     ///   text) does not go through ICU's break iterator, nor does text whose every scalar
     ///   stands alone (Arabic or Hebrew without marks, emoji without modifiers or joiners).
-    static func graphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>) -> [Int32] {
-        guard !text.isEmpty else { return [] }
-        if text.allSatisfy(isOwnGraphemeUnit) { return Array(1...Int32(text.count)) }
-        return scalarBoundariesIfEveryScalarStandsAlone(text) ?? icuGraphemeBoundaries(text)
+    static func graphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>) -> GraphemeBoundaries {
+        if text.allSatisfy(isOwnGraphemeUnit) { return GraphemeBoundaries(everyUnitOf: text.count) }
+        return GraphemeBoundaries(scalarBoundariesIfEveryScalarStandsAlone(text) ?? icuGraphemeBoundaries(text))
     }
 
     /// Boundaries after every scalar when each scalar's Grapheme_Cluster_Break is Other or
