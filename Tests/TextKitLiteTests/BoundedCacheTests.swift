@@ -134,4 +134,21 @@ import Testing
         #expect(map.value(for: 1, record: false) == nil && map.value(for: 3, record: false) == nil)
         #expect([0, 2, 4, 5].allSatisfy { map.value(for: $0, record: false) == $0 })
     }
+
+    /// An evicted entry is released at once, not when its slot is reused: a costly insert
+    /// that evicts many entries leaves none of them alive.
+    @Test func evictedValuesAreReleased() {
+        final class Payload {}
+        var map = LRUMap<Int, Payload>(maxCount: 100, maxCost: 10)
+        var watched: [() -> Payload?] = []
+        for key in 0..<10 {
+            let payload = Payload()
+            weak let weakPayload = payload
+            watched.append { weakPayload }
+            map.insert(payload, for: key, cost: 1)
+        }
+        map.insert(Payload(), for: 99, cost: 10)  // evicts all ten
+        #expect(map.statistics.count == 1)
+        #expect(watched.allSatisfy { $0() == nil })
+    }
 }

@@ -36,7 +36,9 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
 /// list would relink the entry and its two neighbours (three scattered writes per hit, on
 /// the shaped-word cache's hottest path); eviction sweeps a hand over the entries, clearing
 /// set bits and evicting the first entry whose bit is clear. An entry used since the hand
-/// last passed it survives the next sweep; one never used again goes first.
+/// last passed it survives the next sweep; one never used again goes first. An evicted
+/// entry is released at once (the last entry takes its slot), so memory never holds more
+/// than the bounds allow, even after one costly insert evicted many entries.
 /// Not thread-safe; `BoundedCache` puts it behind locks.
 ///
 /// Its index is its own open-addressing table (linear probing, backward-shift deletion)
@@ -50,13 +52,13 @@ struct LRUMap<Key: Hashable, Value> {
         var cost: Int
         var hash: Int
         var referenced: Bool
-        var live: Bool
     }
 
     /// Node slots by bucket (`-1`: empty); a power of two, at most half full.
     private var table: [Int32] = []
+    /// The entries, densely: an evicted entry's slot takes the last entry, so an evicted
+    /// value is released at once (a costly insert may evict many).
     private var nodes: [Node] = []
-    private var free: [Int32] = []
     /// The next node the eviction sweep looks at.
     private var hand = 0
     let maxCount: Int
@@ -108,14 +110,8 @@ struct LRUMap<Key: Hashable, Value> {
             nodes[Int(slot)].cost = cost
             nodes[Int(slot)].referenced = true  // a replacement counts as a use
         } else {
-            let node = Node(key: key, value: value, cost: cost, hash: hash, referenced: false, live: true)
-            if let reused = free.popLast() {
-                slot = reused
-                nodes[Int(slot)] = node
-            } else {
-                slot = Int32(nodes.count)
-                nodes.append(node)
-            }
+            slot = Int32(nodes.count)
+            nodes.append(Node(key: key, value: value, cost: cost, hash: hash, referenced: false))
             statistics.count += 1
             statistics.cost += cost
             if statistics.count * 2 > table.count {
@@ -125,16 +121,16 @@ struct LRUMap<Key: Hashable, Value> {
             }
         }
         // Terminates: the bounds hold for `slot` alone (count ≥ 1, cost ≤ maxCost), so
-        // while they do not, another live entry exists.
+        // while they do not, another entry exists.
+        var spared = slot
         while statistics.count > maxCount || statistics.cost > maxCost {
-            evictOne(sparing: slot)
+            spared = evictOne(sparing: spared)
         }
     }
 
     mutating func removeAll() {
         table.removeAll()
         nodes.removeAll()
-        free.removeAll()
         hand = 0
         statistics.count = 0
         statistics.cost = 0
@@ -161,12 +157,12 @@ struct LRUMap<Key: Hashable, Value> {
         return Int(truncatingIfNeeded: product >> UInt64(64 - mask.nonzeroBitCount))  // mask ≥ 15
     }
 
-    /// Doubles the table (at least 16 buckets) and places every live node again.
+    /// Doubles the table (at least 16 buckets) and places every node again.
     private mutating func grow() {
         let capacity = max(16, table.count * 2)
         table = [Int32](repeating: -1, count: capacity)
         let mask = capacity - 1
-        for slot in nodes.indices where nodes[slot].live {
+        for slot in nodes.indices {
             var bucket = Self.home(nodes[slot].hash, mask)
             while table[bucket] >= 0 { bucket = (bucket + 1) & mask }
             table[bucket] = Int32(slot)
@@ -191,33 +187,50 @@ struct LRUMap<Key: Hashable, Value> {
         table[hole] = -1
     }
 
-    /// Advances the hand to the first live entry other than `spared` whose reference bit
-    /// is clear, clearing the bits it passes, and evicts that entry.
-    private mutating func evictOne(sparing spared: Int32) {
+    /// Advances the hand to the first entry other than `spared` whose reference bit is
+    /// clear, clearing the bits it passes, and evicts that entry.
+    ///
+    /// - Returns: where `spared` is now (eviction may move it).
+    private mutating func evictOne(sparing spared: Int32) -> Int32 {
         while true {
             if hand >= nodes.count { hand = 0 }
             let slot = hand
             hand += 1
-            guard nodes[slot].live, slot != Int(spared) else { continue }
+            guard slot != Int(spared) else { continue }
             if nodes[slot].referenced {
                 nodes[slot].referenced = false
                 continue
             }
-            evict(Int32(slot))
-            return
+            // The entry that moves into the slot (often the one just inserted) is now
+            // behind the hand: the sweep comes back to it last.
+            let moved = evict(Int32(slot))
+            return moved == spared ? Int32(slot) : spared
         }
     }
 
-    private mutating func evict(_ slot: Int32) {
+    /// Removes an entry: the last entry moves into its slot, and the removed entry is
+    /// released.
+    ///
+    /// - Returns: the former slot of the entry that moved into `slot` (`slot` itself when
+    ///   it was the last).
+    @discardableResult
+    private mutating func evict(_ slot: Int32) -> Int32 {
         let mask = table.count - 1
         var bucket = Self.home(nodes[Int(slot)].hash, mask)
         while table[bucket] != slot { bucket = (bucket + 1) & mask }
         removeBucket(bucket)
-        nodes[Int(slot)].live = false
         statistics.count -= 1
         statistics.cost -= nodes[Int(slot)].cost
         statistics.evictions += 1
-        free.append(slot)
+        let last = Int32(nodes.count - 1)
+        if slot != last {
+            var lastBucket = Self.home(nodes[Int(last)].hash, mask)
+            while table[lastBucket] != last { lastBucket = (lastBucket + 1) & mask }
+            table[lastBucket] = slot
+            nodes.swapAt(Int(slot), Int(last))
+        }
+        nodes.removeLast()
+        return last
     }
 }
 
