@@ -50,6 +50,8 @@ if let i = CommandLine.arguments.firstIndex(of: "--profile"), i + 1 < CommandLin
     case "precompute2": work = { ParallelWorkloads.precompute(fixture.posts, pool: fixture.twoWorkers) }
     case "arithmetic1": work = { Double(ParallelWorkloads.arithmetic(pool: fixture.oneWorker)) }
     case "arithmetic2": work = { Double(ParallelWorkloads.arithmetic(pool: fixture.twoWorkers)) }
+    case "memoryWalk1": work = { Double(ParallelWorkloads.memoryWalk(pool: fixture.oneWorker)) }
+    case "memoryWalk2": work = { Double(ParallelWorkloads.memoryWalk(pool: fixture.twoWorkers)) }
     case "layoutRender1", "layoutRender2":
         let pool = name == "layoutRender1" ? fixture.oneWorker : fixture.twoWorkers
         work = { Double(ParallelWorkloads.layoutAndRender(fixture.posts, pool: pool, engine: fixture.warmEngine, renderer: fixture.warmRenderer)) }
@@ -75,11 +77,12 @@ var rounds_: [FeedRound] = []
 for r in 1...rounds {
     let round = FeedRound.measure(fixture)
     rounds_.append(round)
-    say(String(format: "round %d: cold %.1f µs (CPU %.1f), warm %.1f (%.1f), raw HB %.1f (%.1f), render %.1f (%.1f), precompute 1w %.1f / 2w %.1f, load %@",
+    say(String(format: "round %d: cold %.1f µs (CPU %.1f), warm %.1f (%.1f), raw HB %.1f (%.1f), render %.1f (%.1f), precompute 1w %.1f / 2w %.1f, memory walk 1w %.1f / 2w %.1f, load %@",
                r, round.measureCold.wall / 1e3, round.measureCold.cpu / 1e3, round.measureWarmWords.wall / 1e3,
                round.measureWarmWords.cpu / 1e3, round.rawHarfBuzz.wall / 1e3, round.rawHarfBuzz.cpu / 1e3,
                round.renderCell2x.wall / 1e3, round.renderCell2x.cpu / 1e3,
-               round.precompute1.wall / 1e3, round.precompute2.wall / 1e3, loadAverage()))
+               round.precompute1.wall / 1e3, round.precompute2.wall / 1e3,
+               round.memoryWalk1.wall / 1e3, round.memoryWalk2.wall / 1e3, loadAverage()))
 }
 let results = rounds_
 
@@ -137,6 +140,8 @@ print("""
 \(throughput("7d", "layout + render 2×, 2 workers", \.layoutRender2))
 \(throughput("7e", "arithmetic only (machine ceiling), 1 worker", \.arithmetic1))
 \(throughput("7f", "arithmetic only (machine ceiling), 2 workers", \.arithmetic2))
+\(throughput("7g", "memory walk (memory-bound ceiling), 1 worker", \.memoryWalk1))
+\(throughput("7h", "memory walk (memory-bound ceiling), 2 workers", \.memoryWalk2))
 
 | Ratio (median of the per-round ratios) | Value | Range | Goal | |
 |---|---:|---:|---|---|
@@ -148,6 +153,7 @@ print("""
 \(ratio("precompute speedup, 2 workers / 1 (wall)", results.map { $0.precompute1.wall / $0.precompute2.wall }, goal: "≥ 1.8×") { $0 >= 1.8 })
 \(ratio("layout + render speedup, 2 workers / 1 (wall)", results.map { $0.layoutRender1.wall / $0.layoutRender2.wall }, goal: "≥ 1.8×") { $0 >= 1.8 })
 \(ratio("machine ceiling: arithmetic speedup, 2 workers / 1 (wall)", results.map { $0.arithmetic1.wall / $0.arithmetic2.wall }, goal: "≈ 2×") { $0 >= 1.9 })
+\(ratio("memory-bound ceiling: memory walk speedup, 2 workers / 1 (wall)", results.map { $0.memoryWalk1.wall / $0.memoryWalk2.wall }, goal: "≈ 2×") { $0 >= 1.9 })
 \(ratio("precompute speedup as a share of the machine ceiling", results.map { ($0.precompute1.wall / $0.precompute2.wall) / ($0.arithmetic1.wall / $0.arithmetic2.wall) }, goal: "≈ 1") { $0 >= 0.9 })
 \(ratio("layout + render speedup as a share of the machine ceiling", results.map { ($0.layoutRender1.wall / $0.layoutRender2.wall) / ($0.arithmetic1.wall / $0.arithmetic2.wall) }, goal: "≈ 1") { $0 >= 0.9 })
 \(ratio("precompute CPU per post, 2 workers / 1", results.map { $0.precompute2.cpu / $0.precompute1.cpu }, goal: "≈ 1×") { $0 < 1.1 })

@@ -57,6 +57,9 @@ public struct FeedRound: Sendable {
     /// Arithmetic only, one job per post: the machine's ceiling for the ratios above.
     public var arithmetic1 = Figure()
     public var arithmetic2 = Figure()
+    /// Pointer chasing in an L2-sized table per worker: the ceiling for memory-bound work.
+    public var memoryWalk1 = Figure()
+    public var memoryWalk2 = Figure()
     /// Per layout of the single post.
     public var mixedPostWarm = Figure()
     public var mixedPostCold = Figure()
@@ -108,6 +111,12 @@ public struct FeedRound: Sendable {
         }
         round.arithmetic2 = measure(units: n, process: true) {
             Double(ParallelWorkloads.arithmetic(pool: fixture.twoWorkers))
+        }
+        round.memoryWalk1 = measure(units: n, process: true) {
+            Double(ParallelWorkloads.memoryWalk(pool: fixture.oneWorker))
+        }
+        round.memoryWalk2 = measure(units: n, process: true) {
+            Double(ParallelWorkloads.memoryWalk(pool: fixture.twoWorkers))
         }
         round.mixedPostWarm = measure(units: mixedRepeats) {
             (0..<mixedRepeats).reduce(0.0) { t, _ in t + LayoutWorkloads.layoutMixedPost(engine: fixture.warmEngine) }

@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import TextKitLite
 
@@ -58,6 +61,54 @@ public enum ParallelWorkloads {
                 x ^= x << 17
             }
             return Int(truncatingIfNeeded: x & 0xff)
+        }
+    }
+
+    /// A second ceiling, for memory-bound work: one pool job per post that chases pointers
+    /// through a table of its own worker (384 KB: each fits a core's L2 cache alone, two do
+    /// not fit one), `steps` dependent loads. On two separate cores its speedup is about 2×;
+    /// on two hardware threads of one core (SMT siblings, sharing L1 and L2) much less, while
+    /// the arithmetic ceiling stays near 2× either way: the pair tells the two apart.
+    ///
+    /// - Returns: a checksum of the walks.
+    public static func memoryWalk(jobs: Int = Feed.posts.count, steps: Int = 12_000, pool: RenderQueuePool) -> Int {
+        eachJob(jobs, pool: pool) { job in
+            let table = WalkTables.shared.table(forThread: UInt(bitPattern: Int(bitPattern: pthread_self())))
+            var index = (job &* 7919) % table.count
+            for _ in 0..<steps { index = Int(table[index]) }
+            return index
+        }
+    }
+
+    /// One pointer-chasing table per worker thread, each a single random cycle.
+    final class WalkTables: Sendable {
+        static let shared = WalkTables()
+        private let tables: [[UInt32]]
+        private let owners = Mutex<[UInt: Int]>([:])
+
+        private init(count: Int = 2, bytes: Int = 384 << 10) {
+            let n = bytes / 4
+            tables = (0..<count).map { t in
+                // Sattolo's algorithm: a random permutation that is one cycle.
+                var next = Array(0..<UInt32(n))
+                var random = UInt64(t + 1) &* 0x9E37_79B9_7F4A_7C15
+                for i in stride(from: n - 1, to: 0, by: -1) {
+                    random ^= random << 13; random ^= random >> 7; random ^= random << 17
+                    next.swapAt(i, Int(random % UInt64(i)))
+                }
+                return next
+            }
+        }
+
+        /// The table of the calling thread: the first thread to ask gets table 0, the next 1, …
+        func table(forThread thread: UInt) -> [UInt32] {
+            let index = owners.withLock { owners in
+                if let index = owners[thread] { return index }
+                let index = owners.count % tables.count
+                owners[thread] = index
+                return index
+            }
+            return tables[index]
         }
     }
 
