@@ -56,9 +56,7 @@ public enum ParallelWorkloads {
         eachJob(jobs, pool: pool) { job in
             var x = UInt64(job &+ 1) &* 0x9E37_79B9_7F4A_7C15
             for _ in 0..<iterations {
-                x ^= x << 13
-                x ^= x >> 7
-                x ^= x << 17
+                xorshift(&x)
             }
             return Int(truncatingIfNeeded: x & 0xff)
         }
@@ -93,7 +91,7 @@ public enum ParallelWorkloads {
                 var next = Array(0..<UInt32(n))
                 var random = UInt64(t + 1) &* 0x9E37_79B9_7F4A_7C15
                 for i in stride(from: n - 1, to: 0, by: -1) {
-                    random ^= random << 13; random ^= random >> 7; random ^= random << 17
+                    xorshift(&random)
                     next.swapAt(i, Int(random % UInt64(i)))
                 }
                 return next
@@ -110,6 +108,14 @@ public enum ParallelWorkloads {
             }
             return tables[index]
         }
+    }
+
+    /// One step of Marsaglia's xorshift64 generator (13, 7, 17).
+    @inline(__always)
+    static func xorshift(_ x: inout UInt64) {
+        x ^= x << 13
+        x ^= x >> 7
+        x ^= x << 17
     }
 
     /// Runs `body(0..<count)` as one visible-priority pool job each and waits for all.

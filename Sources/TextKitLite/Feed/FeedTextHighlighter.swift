@@ -66,12 +66,8 @@ enum FeedTextHighlighter {
     /// surrogate reads as U+FFFD.
     private static func scalar(_ units: UnsafeBufferPointer<UInt16>, at i: Int) -> (Unicode.Scalar, Int)? {
         guard i < units.count else { return nil }
-        let unit = units[i]
-        if UTF16.isLeadSurrogate(unit), i + 1 < units.count, UTF16.isTrailSurrogate(units[i + 1]) {
-            let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(units[i + 1]) - 0xDC00)
-            return (Unicode.Scalar(value) ?? "\u{FFFD}", i + 2)
-        }
-        return (Unicode.Scalar(unit) ?? "\u{FFFD}", i + 1)
+        let (value, next) = units.scalar(at: i, end: units.count)
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", next)
     }
 
     private static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {

@@ -103,13 +103,8 @@ struct Itemizer {
             var i = clusterStart
             var script = Script.common
             func nextScalar() -> UInt32 {
-                var scalar = UInt32(original[i])
-                if UTF16.isLeadSurrogate(original[i]), i + 1 < clusterEnd, UTF16.isTrailSurrogate(original[i + 1]) {
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(original[i + 1]) - 0xDC00)
-                    i += 2
-                } else {
-                    i += 1
-                }
+                let scalar: UInt32
+                (scalar, i) = original.scalar(at: i, end: clusterEnd)
                 if script.isNeutral {
                     let s = Script(of: scalar)
                     if !s.isNeutral { script = s }

@@ -41,13 +41,8 @@ enum UnicodeProperties {
             if isOwnGraphemeUnit(unit) {
                 i += 1
             } else {
-                var scalar = UInt32(unit)
-                if UTF16.isLeadSurrogate(unit), i + 1 < text.count, UTF16.isTrailSurrogate(text[i + 1]) {
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(text[i + 1]) - 0xDC00)
-                    i += 2
-                } else {
-                    i += 1
-                }
+                let scalar: UInt32
+                (scalar, i) = text.scalar(at: i, end: text.count)
                 let property = graphemeClusterBreak(scalar)
                 guard property == 0 || property == 1 else { return nil }
             }
