@@ -151,7 +151,7 @@ final class HarfBuzzShaper {
     func shape(
         _ font: HarfBuzzFont, text: UnsafeBufferPointer<UInt16>,
         rightToLeft: Bool, script: Script, language: String?
-    ) -> ShapedWord? {
+    ) -> ShapedGlyphs? {
         let buffer = self.buffer
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, text.baseAddress, Int32(text.count), 0, Int32(text.count))
@@ -165,10 +165,7 @@ final class HarfBuzzShaper {
         guard hb_buffer_allocation_successful(buffer) != 0 else { return nil }
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
-              let positions = hb_buffer_get_glyph_positions(buffer, &count) else {
-            return ShapedWord(glyphs: [], advances: [], xOffsets: [], yOffsets: [], clusters: [],
-                              length: text.count, rightToLeft: rightToLeft)
-        }
+              let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return ShapedGlyphs() }
         let n = Int(count)
         var glyphs = [UInt32](repeating: 0, count: n)
         var advances = [Int32](repeating: 0, count: n)
@@ -182,7 +179,16 @@ final class HarfBuzzShaper {
             xOffsets[i] = positions[i].x_offset
             yOffsets[i] = positions[i].y_offset
         }
-        return ShapedWord(glyphs: glyphs, advances: advances, xOffsets: xOffsets, yOffsets: yOffsets,
-                          clusters: clusters, length: text.count, rightToLeft: rightToLeft)
+        return ShapedGlyphs(glyphs: glyphs, advances: advances, xOffsets: xOffsets, yOffsets: yOffsets, clusters: clusters)
     }
+}
+
+/// HarfBuzz's output for one word: parallel arrays in output order, font units.
+struct ShapedGlyphs {
+    var glyphs: [UInt32] = []
+    var advances: [Int32] = []
+    var xOffsets: [Int32] = []
+    var yOffsets: [Int32] = []
+    /// UTF-16 offsets from the word's start.
+    var clusters: [Int32] = []
 }

@@ -51,7 +51,7 @@ struct LayoutBuilder {
         let offset = Int32(styles.count)
         styles += tokenShaped.styles
         let token = tokenShaped.paragraphs.first?.pieces.map { piece in
-            ShapedPiece(word: piece.word, start: piece.start, font: piece.font, size: piece.size,
+            ShapedPiece(word: piece.word, start: piece.start, size: piece.size,
                         style: piece.style + offset, level: piece.level, breakAfter: false)
         } ?? []
         let units = shaped.text.utf16

@@ -165,7 +165,7 @@ struct Itemizer {
                 let pieceEnd = min(nextBreak, item.end)
                 let word = shapeWord(shaping, pieceStart..<pieceEnd, font, item.script, item.level, language)
                 pieces.append(ShapedPiece(
-                    word: word, start: Int32(base + pieceStart), font: font, size: size,
+                    word: word, start: Int32(base + pieceStart), size: size,
                     style: item.style, level: item.level, breakAfter: pieceEnd == nextBreak))
                 pieceStart = pieceEnd
             }
@@ -186,9 +186,7 @@ struct Itemizer {
         if let word = cache.word(for: key) { return word }
         cache.recordShaping()
         let shaped = shaper.shape(font.harfBuzz, text: slice, rightToLeft: rightToLeft, script: script, language: language)
-            ?? ShapedWord(glyphs: [], advances: [], xOffsets: [], yOffsets: [], clusters: [],
-                          length: slice.count, rightToLeft: rightToLeft)
-        let word = shaped.with(whiteSpace: slice)
+        let word = ShapedWord(font: font, shaped: shaped ?? ShapedGlyphs(), units: slice, rightToLeft: rightToLeft)
         cache.insert(word, for: key)
         return word
     }

@@ -13,7 +13,6 @@ struct ShapedPiece: Sendable {
     var glyphStart: Int32
     var glyphEnd: Int32
     let word: ShapedWord
-    let font: Font
     /// Point size.
     let size: Double
     /// Index into the style table of the shaped text.
@@ -29,20 +28,22 @@ struct ShapedPiece: Sendable {
     /// Text offset where the trailing hanging spaces begin (`end` when there are none).
     private(set) var hangStart: Int32 = 0
 
-    init(word: ShapedWord, start: Int32, font: Font, size: Double, style: Int32, level: UInt8, breakAfter: Bool) {
+    init(word: ShapedWord, start: Int32, size: Double, style: Int32, level: UInt8, breakAfter: Bool) {
         self.word = word
         self.start = start
         self.end = start + Int32(word.length)
         self.wordStart = start
         self.glyphStart = 0
         self.glyphEnd = word.glyphCount
-        self.font = font
         self.size = size
         self.style = style
         self.level = level
         self.breakAfter = breakAfter
         measure()
     }
+
+    /// The font the piece's word was shaped with.
+    var font: Font { word.font }
 
     /// Points per font unit.
     var scale: Double { size / Double(font.unitsPerEm) }

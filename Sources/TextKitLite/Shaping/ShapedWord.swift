@@ -5,6 +5,10 @@
 /// Glyphs are in HarfBuzz's output order: visual, so reversed for right-to-left words.
 /// Clusters are UTF-16 offsets from the word's start.
 final class ShapedWord: Sendable {
+    /// The font it was shaped with. Held here, once per word, rather than by every piece
+    /// of text that uses the word: a piece retains one object, not two, and the few fonts
+    /// every thread uses are not retained and released for each piece.
+    let font: Font
     let glyphs: [UInt32]
     let advances: [Int32]
     let xOffsets: [Int32]
@@ -32,21 +36,37 @@ final class ShapedWord: Sendable {
     let totalAdvance: Int64
     let hangingAdvance: Int64
 
-    init(glyphs: [UInt32], advances: [Int32], xOffsets: [Int32], yOffsets: [Int32], clusters: [Int32],
-         length: Int, rightToLeft: Bool, trailingSpaceStart: Int32? = nil, innerSpaceRuns: [Range<Int32>] = []) {
-        self.glyphs = glyphs
-        self.advances = advances
-        self.xOffsets = xOffsets
-        self.yOffsets = yOffsets
-        self.clusters = clusters
-        self.length = length
+    /// - Parameters:
+    ///   - shaped: HarfBuzz's output for `units` (empty when it could not shape them).
+    ///   - units: the text the word was shaped from, for its hanging white space.
+    init(font: Font, shaped: ShapedGlyphs, units: UnsafeBufferPointer<UInt16>, rightToLeft: Bool) {
+        self.font = font
+        glyphs = shaped.glyphs
+        advances = shaped.advances
+        xOffsets = shaped.xOffsets
+        yOffsets = shaped.yOffsets
+        clusters = shaped.clusters
+        length = units.count
         self.rightToLeft = rightToLeft
-        let spaceStart = trailingSpaceStart ?? Int32(length)
-        self.trailingSpaceStart = spaceStart
-        self.innerSpaceRuns = innerSpaceRuns
+        var runs: [Range<Int32>] = []
+        var i = 0
+        while i < units.count {
+            guard UnicodeProperties.isHangingSpace(units[i]) else { i += 1; continue }
+            let start = i
+            while i < units.count, UnicodeProperties.isHangingSpace(units[i]) { i += 1 }
+            runs.append(Int32(start)..<Int32(i))
+        }
+        var spaceStart = Int32(units.count)
+        if let last = runs.last, last.upperBound == Int32(units.count) {
+            spaceStart = last.lowerBound
+            runs.removeLast()
+        }
+        trailingSpaceStart = spaceStart
+        innerSpaceRuns = runs
         var sums = [Int64](repeating: 0, count: advances.count + 1)
         for (i, advance) in advances.enumerated() { sums[i + 1] = sums[i] + Int64(advance) }
         prefixAdvances = sums
+        let clusters = shaped.clusters
         let hanging = rightToLeft
             ? 0..<(clusters.firstIndex { $0 < spaceStart } ?? clusters.count)
             : (clusters.lastIndex { $0 < spaceStart }.map { $0 + 1 } ?? 0)..<clusters.count
@@ -58,26 +78,6 @@ final class ShapedWord: Sendable {
 
     /// Sum of the advances of a glyph range, in font units.
     func advance(of range: Range<Int>) -> Int64 { prefixAdvances[range.upperBound] - prefixAdvances[range.lowerBound] }
-
-    /// The same glyphs with the hanging white space of the text they were shaped from.
-    func with(whiteSpace units: UnsafeBufferPointer<UInt16>) -> ShapedWord {
-        var runs: [Range<Int32>] = []
-        var i = 0
-        while i < units.count {
-            guard UnicodeProperties.isHangingSpace(units[i]) else { i += 1; continue }
-            let start = i
-            while i < units.count, UnicodeProperties.isHangingSpace(units[i]) { i += 1 }
-            runs.append(Int32(start)..<Int32(i))
-        }
-        var trailing = Int32(length)
-        if let last = runs.last, last.upperBound == Int32(units.count) {
-            trailing = last.lowerBound
-            runs.removeLast()
-        }
-        return ShapedWord(glyphs: glyphs, advances: advances, xOffsets: xOffsets, yOffsets: yOffsets,
-                          clusters: clusters, length: length, rightToLeft: rightToLeft,
-                          trailingSpaceStart: trailing, innerSpaceRuns: runs)
-    }
 
     /// The run of hanging white space holding word offset `offset`, if any.
     func whiteSpaceRun(containing offset: Int32) -> Range<Int32>? {
