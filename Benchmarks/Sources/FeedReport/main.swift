@@ -46,8 +46,8 @@ if let i = CommandLine.arguments.firstIndex(of: "--profile"), i + 1 < CommandLin
     case "renderCell2x": work = { Double(RenderWorkloads.renderAll(fixture.cells, with: fixture.warmRenderer)) }
     case "rawHarfBuzz": work = { Double(fixture.harfBuzz.shapeAll(fixture.plans)) }
     case "mixedPost": work = { LayoutWorkloads.layoutMixedPost(engine: fixture.warmEngine) }
-    case "precompute1": work = { ParallelWorkloads.precompute(fixture.posts, pool: fixture.oneWorker) }
-    case "precompute2": work = { ParallelWorkloads.precompute(fixture.posts, pool: fixture.twoWorkers) }
+    case "precompute1": work = { ParallelWorkloads.precomputeCold(fixture.posts, pool: fixture.oneWorker) }
+    case "precompute2": work = { ParallelWorkloads.precomputeCold(fixture.posts, pool: fixture.twoWorkers) }
     case "arithmetic1": work = { Double(ParallelWorkloads.arithmetic(pool: fixture.oneWorker)) }
     case "arithmetic2": work = { Double(ParallelWorkloads.arithmetic(pool: fixture.twoWorkers)) }
     case "memoryWalk1": work = { Double(ParallelWorkloads.memoryWalk(pool: fixture.oneWorker)) }
@@ -129,6 +129,7 @@ print("""
 \(row("4", "relayoutNewWidth: 375 → 320 pt, shaping reused", \.relayoutNewWidth, unit: "µs/post"))
 \(row("5", "renderCell2x: precomputed cell, warm glyph cache", \.renderCell2x, unit: "µs/post"))
 \(row("6", "rawHarfBuzz: hb_shape on the same texts", \.rawHarfBuzz, unit: "µs/post"))
+\(row("7t", "freeing a precomputer after a cold precompute (7a)", \.precomputeTeardown, unit: "µs/post"))
 \(row("8a", "one 140-character mixed post, warm word cache", \.mixedPostWarm, unit: "µs"))
 \(row("8b", "one 140-character mixed post, new engine", \.mixedPostCold, unit: "µs"))
 

@@ -52,6 +52,8 @@ public struct FeedRound: Sendable {
     /// load on the machine does not.
     public var precompute1 = Figure()
     public var precompute2 = Figure()
+    /// Freeing the precomputer (and its engine) after a cold precompute, single-threaded.
+    public var precomputeTeardown = Figure()
     public var layoutRender1 = Figure()
     public var layoutRender2 = Figure()
     /// Arithmetic only, one job per post: the machine's ceiling for the ratios above.
@@ -96,8 +98,18 @@ public struct FeedRound: Sendable {
         sink += LayoutWorkloads.layoutAll(fixture.posts, with: relayout)
         round.relayoutNewWidth = measure(units: n) { LayoutWorkloads.relayoutNarrow(fixture.posts, precomputer: relayout) }
         round.renderCell2x = measure(units: n) { Double(RenderWorkloads.renderAll(fixture.cells, with: fixture.warmRenderer) & 0xffff) }
-        round.precompute1 = measure(units: n, process: true) { ParallelWorkloads.precompute(fixture.posts, pool: fixture.oneWorker) }
-        round.precompute2 = measure(units: n, process: true) { ParallelWorkloads.precompute(fixture.posts, pool: fixture.twoWorkers) }
+        // A new precomputer and engine for each (cold caches), made before timing and freed
+        // after it: the teardown is timed on its own.
+        var cold: FeedPrecomputer? = Feed.precomputer(Feed.coldEngine())
+        round.precompute1 = measure(units: n, process: true) {
+            ParallelWorkloads.precompute(fixture.posts, pool: fixture.oneWorker, with: cold!)
+        }
+        round.precomputeTeardown = measure(units: n) { cold = nil; return 0 }
+        cold = Feed.precomputer(Feed.coldEngine())
+        round.precompute2 = measure(units: n, process: true) {
+            ParallelWorkloads.precompute(fixture.posts, pool: fixture.twoWorkers, with: cold!)
+        }
+        cold = nil
         round.layoutRender1 = measure(units: n, process: true) {
             Double(ParallelWorkloads.layoutAndRender(fixture.posts, pool: fixture.oneWorker, engine: fixture.warmEngine,
                                                      renderer: fixture.warmRenderer) & 0xffff)

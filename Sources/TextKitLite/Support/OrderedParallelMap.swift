@@ -18,6 +18,7 @@ public enum OrderedParallelMap {
         let state = Locked(OrderedResults<Output>())
         let wake = DispatchSemaphore(value: 0)
         let window = max(1, window)
+        let batch = max(1, window / 8)
         var submitted = 0
         var emitted = 0
 
@@ -31,10 +32,18 @@ public enum OrderedParallelMap {
         }
 
         /// Sleeps until the result at `emitted` is ready, then hands out what is ready.
+        ///
+        /// It sleeps until the last result of a batch past the head is ready rather than the
+        /// head alone: with a full window, waiting for the head would wake this thread once per
+        /// result, each time taking a core from the workers for a context switch; a batch
+        /// later, the results before it are almost always ready too. When that result is ready
+        /// but the head is not, it sleeps on the head.
         func waitForNext() {
             let ready = state.withLock { state in
-                if state.results[emitted] != nil { return true }
-                state.awaited = emitted
+                let batchEnd = min(emitted + batch, submitted) - 1
+                let target = state.results[batchEnd] == nil ? batchEnd : emitted
+                if state.results[target] != nil { return true }
+                state.awaited = target
                 return false
             }
             if !ready { wake.wait() }
