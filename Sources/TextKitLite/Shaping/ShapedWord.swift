@@ -5,20 +5,29 @@
 /// Glyphs are in HarfBuzz's output order: visual, so reversed for right-to-left words.
 /// Clusters are UTF-16 offsets from the word's start.
 final class ShapedWord: Sendable {
+    // Stored properties in the order line breaking reads them: a piece made from a cached
+    // word reads only the first 64 bytes of the object (its header, then these), one cache
+    // line; the arrays are reached only to cut a word or to draw it.
+    /// Number of glyphs, their total advance and that of `hangingGlyphs` (font units): a
+    /// whole word, almost every piece, is measured from the word object alone, without
+    /// reaching into (and retaining) its arrays, which every thread laying out shares.
+    let totalAdvance: Int64
+    let hangingAdvance: Int64
     /// The font it was shaped with. Held here, once per word, rather than by every piece
     /// of text that uses the word: a piece retains one object, not two, and the few fonts
     /// every thread uses are not retained and released for each piece.
     let font: Font
+    /// UTF-16 length of the word.
+    let length: Int32
+    let glyphCount: Int32
+    /// Offset where the word's trailing hanging spaces begin (`length` when there are none).
+    let trailingSpaceStart: Int32
+    let rightToLeft: Bool
     let glyphs: [UInt32]
     let advances: [Int32]
     let xOffsets: [Int32]
     let yOffsets: [Int32]
     let clusters: [Int32]
-    /// UTF-16 length of the word.
-    let length: Int
-    let rightToLeft: Bool
-    /// Offset where the word's trailing hanging spaces begin (`length` when there are none).
-    let trailingSpaceStart: Int32
     /// Other runs of hanging white space, ascending: white space glued to what follows it
     /// (UAX #14 allows no break in "x   」"), which hangs when a line is cut right after it.
     /// Empty for almost every word.
@@ -29,12 +38,6 @@ final class ShapedWord: Sendable {
     /// Glyph indices of the trailing hanging spaces (a suffix for left-to-right words, a
     /// prefix for right-to-left ones, whose glyphs are in visual order).
     let hangingGlyphs: Range<Int>
-    /// Number of glyphs, their total advance and that of `hangingGlyphs` (font units): a
-    /// whole word, almost every piece, is measured from the word object alone, without
-    /// reaching into (and retaining) its arrays, which every thread laying out shares.
-    let glyphCount: Int32
-    let totalAdvance: Int64
-    let hangingAdvance: Int64
 
     /// - Parameters:
     ///   - shaped: HarfBuzz's output for `units` (empty when it could not shape them).
@@ -46,7 +49,7 @@ final class ShapedWord: Sendable {
         xOffsets = shaped.xOffsets
         yOffsets = shaped.yOffsets
         clusters = shaped.clusters
-        length = units.count
+        length = Int32(units.count)
         self.rightToLeft = rightToLeft
         var runs: [Range<Int32>] = []
         var i = 0
