@@ -176,6 +176,7 @@ public final class FeedPrecomputer: Sendable {
     func cellSpec(_ post: FeedPost) -> LayoutSpec {
         let s = style
         var rows: [LayoutSpec] = []
+        rows.reserveCapacity(5)
         let author = TextStyle(size: s.authorSize, ink: s.textInk)
         rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
             .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.avatarFill),

@@ -20,7 +20,8 @@ struct LayoutBuilder {
                 break
             }
             let width = options.maxLines == 1 && options.truncation != .end ? Double.infinity : contentWidth
-            lines += LineBreaker.lines(for: paragraph, index: index, maxWidth: width, maxCount: room == Int.max ? room : room + 1)
+            let broken = LineBreaker.lines(for: paragraph, index: index, maxWidth: width, maxCount: room == Int.max ? room : room + 1)
+            if lines.isEmpty { lines = broken } else { lines += broken }  // one paragraph: no copy
         }
         if lines.count > maxLines {
             truncated = true

@@ -81,8 +81,20 @@ extension LayoutSpec {
     /// - Throws: `LayoutError` from a text block's layout.
     public func solve(width: Double, engine: TextEngine) throws(LayoutError) -> (size: Size, elements: [CellElement]) {
         var elements: [CellElement] = []
+        elements.reserveCapacity(elementCount)  // one allocation, no regrowth
         let size = try place(x: 0, y: 0, width: width, engine: engine, into: &elements)
         return (size, elements)
+    }
+
+    /// Number of elements `place` makes.
+    private var elementCount: Int {
+        switch self {
+        case .box, .text: 1
+        case .inset(_, let child): child.elementCount
+        case .background(_, _, let child): 1 + child.elementCount
+        case .stack(let stack): stack.children.reduce(0) { $0 + $1.elementCount }
+        case .grid(let grid): max(0, grid.count)
+        }
     }
 
     /// The fixed width of a child in a horizontal stack, nil for flexible (text) children.
@@ -145,6 +157,7 @@ extension StackSpec {
                            into elements: inout [CellElement]) throws(LayoutError) -> Size {
         let gaps = spacing * Double(max(0, children.count - 1))
         var placed: [(range: Range<Int>, size: Size)] = []
+        placed.reserveCapacity(children.count)
         switch axis {
         case .vertical:
             var cursor = y
@@ -162,9 +175,11 @@ extension StackSpec {
             let height = placed.reduce(0) { $0 + $1.size.height } + (placed.isEmpty ? 0 : gaps)
             return Size(width: width, height: height)
         case .horizontal:
-            let fixed = children.compactMap(\.fixedWidth)
-            let flexible = children.count - fixed.count
-            let share = flexible > 0 ? max(0, (width - fixed.reduce(0, +) - gaps) / Double(flexible)) : 0
+            var fixedTotal = 0.0, flexible = 0
+            for child in children {
+                if let fixed = child.fixedWidth { fixedTotal += fixed } else { flexible += 1 }
+            }
+            let share = flexible > 0 ? max(0, (width - fixedTotal - gaps) / Double(flexible)) : 0
             var cursor = x
             for child in children {
                 let start = elements.count

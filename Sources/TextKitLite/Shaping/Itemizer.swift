@@ -81,6 +81,7 @@ struct Itemizer {
         /// `font`: an index into the chain, or -1 for the style's preferred font.
         struct Item { var start: Int; var end: Int; var style: Int32; var script: Script; var level: UInt8; var font: Int }
         var items: [Item] = []
+        items.reserveCapacity(8)  // most paragraphs have a few items: no regrowth
         var runIndex = text.runIndex(at: base) ?? 0
         var scalars: [UInt32] = []
         var clusterStart = 0
