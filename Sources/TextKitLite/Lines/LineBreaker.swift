@@ -33,6 +33,7 @@ enum LineBreaker {
         }
         let limit = maxWidth + epsilon
         var lines: [BrokenLine] = []
+        lines.reserveCapacity(min(maxCount, 8))
         var current: [ShapedPiece] = []
         var currentWidth = 0.0, visible = 0.0
         var carry: [ShapedPiece] = []  // the unbroken rest of a unit cut by an emergency break
