@@ -41,25 +41,23 @@ struct Itemizer {
             // The shaper sees tab as a space and other controls as ZWSP (hidden, zero width),
             // so no control character draws a .notdef box; lengths stay the same. Most
             // paragraphs have none, and are shaped from the text itself.
-            guard original.contains(where: Self.isControl) else {
-                return shape(paragraph, original: original, shaping: original, firstStyle: styleAtStart, emptyFont: emptyFont)
+            let scan = UnicodeProperties.UnitScan(original)
+            guard scan.hasControl else {
+                return shape(paragraph, original: original, shaping: original, scan: scan, firstStyle: styleAtStart, emptyFont: emptyFont)
             }
             let shapingUnits = original.map { unit -> UInt16 in
-                guard Self.isControl(unit) else { return unit }
+                guard unit < 0x20 || (0x7F...0x9F).contains(unit) else { return unit }
                 return unit == 0x09 ? 0x20 : 0x200B
             }
             return shapingUnits.withUnsafeBufferPointer { shaping in
-                shape(paragraph, original: original, shaping: shaping, firstStyle: styleAtStart, emptyFont: emptyFont)
+                shape(paragraph, original: original, shaping: shaping, scan: scan, firstStyle: styleAtStart, emptyFont: emptyFont)
             }
         }
     }
 
-    /// C0 and C1 controls (tab included), which the shaper is not shown.
-    private static func isControl(_ unit: UInt16) -> Bool { unit < 0x20 || (0x7F...0x9F).contains(unit) }
-
     private func shape(
         _ paragraph: ParagraphRange, original: UnsafeBufferPointer<UInt16>, shaping: UnsafeBufferPointer<UInt16>,
-        firstStyle: Int32, emptyFont: Font
+        scan: UnicodeProperties.UnitScan, firstStyle: Int32, emptyFont: Font
     ) -> ShapedParagraph {
         let base = paragraph.content.lowerBound
         let length = original.count
@@ -67,14 +65,14 @@ struct Itemizer {
         // UAX #9: levels, only when the text may need them.
         var levels: [UInt8]
         var resolvedLevel = paragraphLevel ?? 0
-        if paragraphLevel == 1 || UnicodeProperties.mayNeedBidi(original) {
+        if paragraphLevel == 1 || scan.mayNeedBidi {
             (levels, resolvedLevel) = UnicodeProperties.bidiLevels(original, paragraphLevel: paragraphLevel)
         } else {
             levels = []
         }
 
-        let graphemes = UnicodeProperties.graphemeBoundaries(original)
-        let locale = breakLocale(original, style: styles.isEmpty ? nil : styles[Int(firstStyle)])
+        let graphemes = UnicodeProperties.graphemeBoundaries(original, everyUnitOwnGrapheme: scan.everyUnitOwnGrapheme)
+        let locale = breakLocale(hasHanOrKana: scan.hasHanOrKana, style: styles.isEmpty ? nil : styles[Int(firstStyle)])
         let breaks = UnicodeProperties.lineBreaks(original, locale: locale)
 
         // Resolve script and font per grapheme cluster, and cut items where anything changes.
@@ -194,12 +192,11 @@ struct Itemizer {
 
     /// ICU line-break locale: the style's language when it is Chinese, Japanese or Korean;
     /// "zh" for untagged text holding Han or kana (CJK punctuation rules); root otherwise.
-    private func breakLocale(_ units: UnsafeBufferPointer<UInt16>, style: TextStyle?) -> String {
+    private func breakLocale(hasHanOrKana: Bool, style: TextStyle?) -> String {
         if let language = style?.language?.lowercased(),
            language.hasPrefix("zh") || language.hasPrefix("ja") || language.hasPrefix("ko") {
             return String(language.prefix(2))
         }
-        for unit in units where (0x3040...0x9FFF).contains(unit) || (0xFF00...0xFFEF).contains(unit) { return "zh" }
-        return ""
+        return hasHanOrKana ? "zh" : ""
     }
 }

@@ -24,7 +24,12 @@ enum UnicodeProperties {
     ///   text) does not go through ICU's break iterator, nor does text whose every scalar
     ///   stands alone (Arabic or Hebrew without marks, emoji without modifiers or joiners).
     static func graphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>) -> GraphemeBoundaries {
-        if text.allSatisfy(isOwnGraphemeUnit) { return GraphemeBoundaries(everyUnitOf: text.count) }
+        graphemeBoundaries(text, everyUnitOwnGrapheme: text.allSatisfy(isOwnGraphemeUnit))
+    }
+
+    /// The same, when whether every unit `isOwnGraphemeUnit` is known.
+    static func graphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>, everyUnitOwnGrapheme: Bool) -> GraphemeBoundaries {
+        if everyUnitOwnGrapheme { return GraphemeBoundaries(everyUnitOf: text.count) }
         return GraphemeBoundaries(scalarBoundariesIfEveryScalarStandsAlone(text) ?? icuGraphemeBoundaries(text))
     }
 
@@ -94,16 +99,45 @@ enum UnicodeProperties {
 
     /// True when the text may hold right-to-left characters or explicit bidi controls, so
     /// that bidi resolution is needed (a fast scan that may say yes when it need not).
-    static func mayNeedBidi(_ text: UnsafeBufferPointer<UInt16>) -> Bool {
-        for unit in text {
-            switch unit {
-            case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0xD802, 0xD803, 0xD83A, 0xD83B,
-                 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-                return true
-            default: continue
+    static func mayNeedBidi(_ text: UnsafeBufferPointer<UInt16>) -> Bool { text.contains(where: mayNeedBidi) }
+
+    /// True for a unit of a right-to-left script or a bidi control (see `mayNeedBidi`).
+    static func mayNeedBidi(_ unit: UInt16) -> Bool {
+        switch unit {
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0xD802, 0xD803, 0xD83A, 0xD83B,
+             0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+            true
+        default:
+            false
+        }
+    }
+
+    /// What a paragraph's itemization needs to know about its units, found in one pass.
+    struct UnitScan {
+        /// A C0 or C1 control (tab included), which the shaper is not shown.
+        var hasControl = false
+        /// `mayNeedBidi` of some unit.
+        var mayNeedBidi = false
+        /// Every unit `isOwnGraphemeUnit`: each unit is a grapheme cluster.
+        var everyUnitOwnGrapheme = true
+        /// Han, kana or a fullwidth form: CJK line-break rules apply.
+        var hasHanOrKana = false
+
+        /// - Complexity: one pass; a printable ASCII unit or a CJK ideograph (most units of
+        ///   most text) costs two comparisons.
+        init(_ text: UnsafeBufferPointer<UInt16>) {
+            for unit in text {
+                if unit &- 0x20 < 0x5F { continue }  // 0x20...0x7E: none of the below
+                if unit &- 0x4E00 < 0x5200 {  // 0x4E00...0x9FFF: own grapheme, Han
+                    hasHanOrKana = true
+                    continue
+                }
+                if unit < 0x20 || (0x7F...0x9F).contains(unit) { hasControl = true }
+                if UnicodeProperties.mayNeedBidi(unit) { mayNeedBidi = true }
+                if !isOwnGraphemeUnit(unit) { everyUnitOwnGrapheme = false }
+                if (0x3040...0x9FFF).contains(unit) || (0xFF00...0xFFEF).contains(unit) { hasHanOrKana = true }
             }
         }
-        return false
     }
 
     /// Visual order of items with the given levels (UAX #9 rule L2):
