@@ -245,9 +245,12 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// - Parameters:
     ///   - maxCount: most entries held at once (over all shards).
     ///   - maxCost: most total cost (bytes) held at once.
-    ///   - shards: number of independently locked parts; each gets an equal share of the bounds.
+    ///   - shards: number of independently locked parts (rounded down to a power of two);
+    ///     each gets an equal share of the bounds.
     init(maxCount: Int, maxCost: Int, shards: Int = 8) {
-        let n = max(1, min(shards, maxCount))
+        // A power of two, so that a hash picks its shard with a mask, not a division.
+        var n = 1
+        while n * 2 <= max(1, min(shards, maxCount)) { n *= 2 }
         self.maxCount = max(1, maxCount)
         self.maxCost = max(1, maxCost)
         self.shards = (0..<n).map { _ in Locked(LRUMap(maxCount: max(1, maxCount / n), maxCost: max(1, maxCost / n))) }
@@ -255,7 +258,7 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     @inline(__always)
     private func shard(_ hash: Int) -> Locked<LRUMap<Key, Value>> {
-        shards[Int(UInt(bitPattern: hash) % UInt(shards.count))]
+        shards[hash & (shards.count &- 1)]
     }
 
     /// The cached value; `record: false` looks without counting a hit or miss.
