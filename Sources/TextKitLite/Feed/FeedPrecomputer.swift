@@ -18,6 +18,23 @@ public final class FeedPrecomputer: Sendable {
     /// Cells with frames, heights and line counts but no glyph runs (`LayoutOptions.measureOnly`):
     /// for measuring, not drawing.
     public let measureOnly: Bool
+    /// The styles every cell uses, made once from `style` (not for every post).
+    private let authorStyle: TextStyle
+    private let body: FieldStyles, quote: FieldStyles
+
+    /// A text block's styles: its plain and link text, and its expand token (without the
+    /// post's link, which is set per post).
+    private struct FieldStyles: Sendable {
+        let plain: TextStyle
+        let link: TextStyle
+        let token: AttributedText
+
+        init(size: Double, style: FeedCellStyle) {
+            plain = TextStyle(size: size, ink: style.textInk)
+            link = TextStyle(size: size, ink: style.linkInk)
+            token = AttributedText(style.expandToken, style: link)
+        }
+    }
 
     /// A shaped text is a function of its string and its field's style (one per
     /// precomputer), so it is kept by those, not by post: a post laid out at a new width
@@ -64,6 +81,9 @@ public final class FeedPrecomputer: Sendable {
         self.measureOnly = measureOnly
         self.style = style
         styleHash = style.hashValue
+        authorStyle = TextStyle(size: style.authorSize, ink: style.textInk)
+        body = FieldStyles(size: style.bodySize, style: style)
+        quote = FieldStyles(size: style.quoteSize, style: style)
         self.heightCache = heightCache
         shapedCache = BoundedCache(maxCount: shapedTextLimit, maxCost: 256 << 20, shards: 16)
     }
@@ -177,18 +197,18 @@ public final class FeedPrecomputer: Sendable {
         let s = style
         var rows: [LayoutSpec] = []
         rows.reserveCapacity(5)
-        let author = TextStyle(size: s.authorSize, ink: s.textInk)
+        let author = authorStyle
         rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
             .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.avatarFill),
             .text(id: "author", text: shaped(.author, post.author) { AttributedText($0.isEmpty ? "—" : $0, style: author) },
                   options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode, measureOnly: measureOnly)),
         ])))
         if !post.text.isEmpty {
-            rows.append(textBlock("body", post, .body, post.text, size: s.bodySize, maxLines: s.bodyMaxLines))
+            rows.append(textBlock("body", post, .body, post.text, styles: body, maxLines: s.bodyMaxLines))
         }
         if let quote = post.quote, !quote.isEmpty {
             rows.append(.background(id: "quoteBox", fill: s.quoteFill, .inset(EdgeInsets(all: 8),
-                textBlock("quote", post, .quote, quote, size: s.quoteSize, maxLines: s.quoteMaxLines))))
+                textBlock("quote", post, .quote, quote, styles: self.quote, maxLines: s.quoteMaxLines))))
         }
         if post.images > 0 { rows.append(imageGrid(post.images)) }
         rows.append(.text(id: "footer", text: footer, options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode,
@@ -196,14 +216,13 @@ public final class FeedPrecomputer: Sendable {
         return .inset(s.padding, .stack(StackSpec(axis: .vertical, spacing: s.spacing, children: rows)))
     }
 
-    private func textBlock(_ id: String, _ post: FeedPost, _ field: Field, _ string: String, size: Double, maxLines: Int) -> LayoutSpec {
-        let plain = TextStyle(size: size, ink: style.textInk)
-        let link = TextStyle(size: size, ink: style.linkInk)
-        var expand = TextStyle(size: size, ink: style.linkInk)
-        expand.link = "expand:\(post.id)"
-        let shapedText = shaped(field, string) { FeedTextHighlighter.attributed($0, style: plain, linkStyle: link) }
+    private func textBlock(_ id: String, _ post: FeedPost, _ field: Field, _ string: String, styles: FieldStyles,
+                           maxLines: Int) -> LayoutSpec {
+        let shapedText = shaped(field, string) { FeedTextHighlighter.attributed($0, style: styles.plain, linkStyle: styles.link) }
+        var token = styles.token
+        token.setLink("expand:\(post.id)")
         return .text(id: id, text: shapedText, options: LayoutOptions(
-            maxLines: maxLines, truncationToken: AttributedText(style.expandToken, style: expand),
+            maxLines: maxLines, truncationToken: token,
             lineSpacing: style.lineSpacing, lineHeightMode: style.lineHeightMode, measureOnly: measureOnly))
     }
 

@@ -102,6 +102,12 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         runs = result
     }
 
+    /// Sets the link of every run (and of `baseStyle`).
+    mutating func setLink(_ link: String?) {
+        baseStyle.link = link
+        for i in runs.indices { runs[i].style.link = link }
+    }
+
     /// The style at a UTF-16 offset (the last run's style at the end, `baseStyle` when empty).
     public func style(at offset: Int) -> TextStyle {
         runIndex(at: offset).map { runs[$0].style } ?? baseStyle
