@@ -130,18 +130,32 @@ public enum ParallelWorkloads {
     /// Runs `body(0..<count)` as one visible-priority pool job each and waits for all.
     ///
     /// - Returns: the wrapping sum of what the jobs return (a checksum).
+    ///
+    /// The jobs reach `body` unretained, so that what it captures (a precomputer, say) is
+    /// freed on this thread when the caller lets go of it, not later on a worker (a job's
+    /// closure is released after `group.leave()`) while the next workload is being timed.
+    /// Safe: `body` is kept alive until every job has run it (`group.wait()`).
     static func eachJob(_ count: Int, pool: RenderQueuePool, _ body: @escaping @Sendable (Int) -> Int) -> Int {
         let group = DispatchGroup()
         let sink = Sink()
+        let context = JobBody(body)
+        let unretained = Unmanaged.passUnretained(context)
         for index in 0..<count {
             group.enter()
             pool.submit(priority: .visible) {
-                sink.add(body(index))
+                sink.add(unretained.takeUnretainedValue().body(index))
                 group.leave()
             }
         }
         group.wait()
+        withExtendedLifetime(context) {}
         return sink.value
+    }
+
+    /// The body every job of one `eachJob` runs.
+    final class JobBody: Sendable {
+        let body: @Sendable (Int) -> Int
+        init(_ body: @escaping @Sendable (Int) -> Int) { self.body = body }
     }
 
     /// A thread-safe checksum accumulator.

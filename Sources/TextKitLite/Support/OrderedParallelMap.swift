@@ -11,10 +11,23 @@ public enum OrderedParallelMap {
     ///   - window: most elements taken from the input and not yet consumed.
     ///   - transform: runs on the pool's workers.
     ///   - consume: runs on the calling thread, in input order.
+    ///
+    /// The workers never hold `transform`: it and what it captures (a precomputer and its
+    /// caches, say) are released on the calling thread when the caller lets go of them,
+    /// never later on a worker, where freeing them would take a core from whatever runs next.
     public static func run<Input: Sequence, Output: Sendable>(
         _ input: Input, pool: RenderQueuePool, priority: RenderPriority = .visible, window: Int,
         transform: @escaping @Sendable (Input.Element) -> Output, consume: (Output) -> Void
     ) where Input.Element: Sendable {
+        // The jobs reach the transform through an unretained reference to a context this
+        // call owns: a job's closure is released by the pool after the job has handed its
+        // result over, possibly after the last result was consumed, and were it to hold the
+        // transform, the last release (and the teardown of all the transform captures) could
+        // fall on a worker. Safe: a job uses the context only until it stores its result,
+        // and the context lives until every result has been consumed (end of this call).
+        let context = JobContext(transform: transform)
+        let unretained = Unmanaged.passUnretained(context)
+        defer { withExtendedLifetime(context) {} }
         let state = Locked(OrderedResults<Output>())
         let wake = DispatchSemaphore(value: 0)
         let window = max(1, window)
@@ -54,7 +67,7 @@ public enum OrderedParallelMap {
             while submitted - emitted >= window { waitForNext() }
             let index = submitted
             pool.submit(priority: priority) {
-                let output = transform(element)
+                let output = unretained.takeUnretainedValue().transform(element)
                 let waking = state.withLock { state in
                     state.results[index] = output
                     guard state.awaited == index else { return false }
@@ -68,6 +81,13 @@ public enum OrderedParallelMap {
         }
         while emitted < submitted { waitForNext() }
     }
+}
+
+/// What the jobs of one `OrderedParallelMap.run` share.
+private final class JobContext<Input, Output>: Sendable {
+    let transform: @Sendable (Input) -> Output
+
+    init(transform: @escaping @Sendable (Input) -> Output) { self.transform = transform }
 }
 
 /// Finished results by index, and the index the consuming thread sleeps on (if it does): a
