@@ -21,7 +21,7 @@ import Testing
             }
             units.withUnsafeBufferPointer { text in
                 let scan = UnicodeProperties.UnitScan(text)
-                #expect(scan.hasControl == text.contains { $0 < 0x20 || (0x7F...0x9F).contains($0) }, "round \(round): \(units)")
+                #expect(scan.hasControl == text.contains(where: UnicodeProperties.isControl), "round \(round): \(units)")
                 #expect(scan.mayNeedBidi == UnicodeProperties.mayNeedBidi(text), "round \(round): \(units)")
                 #expect(scan.everyUnitOwnGrapheme == text.allSatisfy(UnicodeProperties.isOwnGraphemeUnit), "round \(round): \(units)")
                 #expect(scan.hasHanOrKana == text.contains { (0x3040...0x9FFF).contains($0) || (0xFF00...0xFFEF).contains($0) },

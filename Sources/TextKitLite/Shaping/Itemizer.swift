@@ -46,7 +46,7 @@ struct Itemizer {
                 return shape(paragraph, original: original, shaping: original, scan: scan, firstStyle: styleAtStart, emptyFont: emptyFont)
             }
             let shapingUnits = original.map { unit -> UInt16 in
-                guard unit < 0x20 || (0x7F...0x9F).contains(unit) else { return unit }
+                guard UnicodeProperties.isControl(unit) else { return unit }
                 return unit == 0x09 ? 0x20 : 0x200B
             }
             return shapingUnits.withUnsafeBufferPointer { shaping in

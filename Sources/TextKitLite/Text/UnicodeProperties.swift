@@ -112,6 +112,9 @@ enum UnicodeProperties {
         }
     }
 
+    /// A C0 or C1 control (tab included).
+    static func isControl(_ unit: UInt16) -> Bool { unit < 0x20 || (0x7F...0x9F).contains(unit) }
+
     /// What a paragraph's itemization needs to know about its units, found in one pass.
     struct UnitScan {
         /// A C0 or C1 control (tab included), which the shaper is not shown.
@@ -132,7 +135,7 @@ enum UnicodeProperties {
                     hasHanOrKana = true
                     continue
                 }
-                if unit < 0x20 || (0x7F...0x9F).contains(unit) { hasControl = true }
+                if UnicodeProperties.isControl(unit) { hasControl = true }
                 if UnicodeProperties.mayNeedBidi(unit) { mayNeedBidi = true }
                 if !isOwnGraphemeUnit(unit) { everyUnitOwnGrapheme = false }
                 if (0x3040...0x9FFF).contains(unit) || (0xFF00...0xFFEF).contains(unit) { hasHanOrKana = true }
