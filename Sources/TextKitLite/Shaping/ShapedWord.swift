@@ -125,5 +125,9 @@ final class ShapedWord: Sendable {
     }
 
     /// Approximate memory held, for the cache's byte bound.
-    var byteCount: Int { glyphs.count * 20 + innerSpaceRuns.count * 8 + 96 }
+    ///
+    /// Per glyph: glyph, advance, two offsets and cluster (4 bytes each) and a prefix sum (8).
+    /// Fixed: the object itself (128 bytes) and the headers of its seven
+    /// arrays (32 bytes each; empty arrays share one static buffer, counted anyway).
+    var byteCount: Int { glyphs.count * 28 + innerSpaceRuns.count * 8 + 128 + 7 * 32 }
 }
