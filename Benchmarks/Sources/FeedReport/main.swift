@@ -54,7 +54,10 @@ if let i = CommandLine.arguments.firstIndex(of: "--profile"), i + 1 < CommandLin
     case "memoryWalk2": work = { Double(ParallelWorkloads.memoryWalk(pool: fixture.twoWorkers)) }
     case "layoutRender1", "layoutRender2":
         let pool = name == "layoutRender1" ? fixture.oneWorker : fixture.twoWorkers
-        work = { Double(ParallelWorkloads.layoutAndRender(fixture.posts, pool: pool, engine: fixture.warmEngine, renderer: fixture.warmRenderer)) }
+        work = {
+            Double(ParallelWorkloads.layoutAndRender(fixture.posts, pool: pool, precomputer: Feed.precomputer(fixture.warmEngine),
+                                                     renderer: fixture.warmRenderer))
+        }
     default:
         say("unknown workload \(name)")
         exit(2)
