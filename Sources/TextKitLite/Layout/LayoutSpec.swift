@@ -81,18 +81,19 @@ extension LayoutSpec {
     /// - Throws: `LayoutError` from a text block's layout.
     public func solve(width: Double, engine: TextEngine) throws(LayoutError) -> (size: Size, elements: [CellElement]) {
         var elements: [CellElement] = []
-        elements.reserveCapacity(elementCount)  // one allocation, no regrowth
+        // One allocation, no regrowth (a hint: clamped, so a huge grid does not allocate up front).
+        elements.reserveCapacity(min(max(0, elementCount), 1024))
         let size = try place(x: 0, y: 0, width: width, engine: engine, into: &elements)
         return (size, elements)
     }
 
-    /// Number of elements `place` makes.
+    /// Number of elements `place` makes (wrapping: a capacity hint, never trapping).
     private var elementCount: Int {
         switch self {
         case .box, .text: 1
         case .inset(_, let child): child.elementCount
-        case .background(_, _, let child): 1 + child.elementCount
-        case .stack(let stack): stack.children.reduce(0) { $0 + $1.elementCount }
+        case .background(_, _, let child): 1 &+ child.elementCount
+        case .stack(let stack): stack.children.reduce(0) { $0 &+ $1.elementCount }
         case .grid(let grid): max(0, grid.count)
         }
     }
