@@ -151,7 +151,7 @@ struct LRUMap<Key: Hashable, Value> {
 
     /// The first bucket a hash probes: the top bits of the hash times 2^64/φ (Fibonacci
     /// hashing), which depend on every bit of the hash: the keys of one shard share their
-    /// low bits (the shard is the hash modulo the shard count).
+    /// low bits (the shard is picked by the low bits of the hash).
     private static func home(_ hash: Int, _ mask: Int) -> Int {
         let product = UInt64(UInt(bitPattern: hash)) &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: product >> UInt64(64 - mask.nonzeroBitCount))  // mask ≥ 15
@@ -215,27 +215,30 @@ struct LRUMap<Key: Hashable, Value> {
     ///   it was the last).
     @discardableResult
     private mutating func evict(_ slot: Int32) -> Int32 {
-        let mask = table.count - 1
-        var bucket = Self.home(nodes[Int(slot)].hash, mask)
-        while table[bucket] != slot { bucket = (bucket + 1) & mask }
-        removeBucket(bucket)
+        removeBucket(bucket(holding: slot))
         statistics.count -= 1
         statistics.cost -= nodes[Int(slot)].cost
         statistics.evictions += 1
         let last = Int32(nodes.count - 1)
         if slot != last {
-            var lastBucket = Self.home(nodes[Int(last)].hash, mask)
-            while table[lastBucket] != last { lastBucket = (lastBucket + 1) & mask }
-            table[lastBucket] = slot
+            table[bucket(holding: last)] = slot
             nodes.swapAt(Int(slot), Int(last))
         }
         nodes.removeLast()
         return last
     }
+
+    /// The bucket that indexes node `slot` (probing from its home, comparing slots only).
+    private func bucket(holding slot: Int32) -> Int {
+        let mask = table.count - 1
+        var bucket = Self.home(nodes[Int(slot)].hash, mask)
+        while table[bucket] != slot { bucket = (bucket + 1) & mask }
+        return bucket
+    }
 }
 
-/// A thread-safe cache bounded by entries and cost (`LRUMap`: entries not used lately go first), split into independently locked
-/// shards so that threads seldom wait for each other.
+/// A thread-safe cache bounded by entries and cost (`LRUMap`: entries not used lately go
+/// first), split into independently locked shards so that threads seldom wait for each other.
 final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let shards: [Locked<LRUMap<Key, Value>>]
     /// The bounds over all shards.
