@@ -98,30 +98,30 @@ public struct FeedRound: Sendable {
         sink += LayoutWorkloads.layoutAll(fixture.posts, with: relayout)
         round.relayoutNewWidth = measure(units: n) { LayoutWorkloads.relayoutNarrow(fixture.posts, precomputer: relayout) }
         round.renderCell2x = measure(units: n) { Double(RenderWorkloads.renderAll(fixture.cells, with: fixture.warmRenderer) & 0xffff) }
-        // A new precomputer and engine for each (cold caches), made before timing and freed
-        // after it: the teardown is timed on its own.
-        var cold: FeedPrecomputer? = Feed.precomputer(Feed.coldEngine())
-        round.precompute1 = measure(units: n, process: true) {
-            ParallelWorkloads.precompute(fixture.posts, pool: fixture.oneWorker, with: cold!)
+        /// Times `body` on `pool` with a new precomputer made before timing, then times
+        /// freeing it (single-threaded): a service keeps its precomputer, so the teardown is
+        /// a cost of its own, not part of precomputing.
+        func measureParallel(_ make: () -> FeedPrecomputer, _ pool: RenderQueuePool,
+                             _ body: (FeedPrecomputer, RenderQueuePool) -> Double) -> (work: Figure, teardown: Figure) {
+            var precomputer: FeedPrecomputer? = make()
+            let work = measure(units: n, process: true) { body(precomputer!, pool) }
+            let teardown = measure(units: n) { precomputer = nil; return 0 }
+            return (work, teardown)
         }
-        round.precomputeTeardown = measure(units: n) { cold = nil; return 0 }
-        cold = Feed.precomputer(Feed.coldEngine())
-        round.precompute2 = measure(units: n, process: true) {
-            ParallelWorkloads.precompute(fixture.posts, pool: fixture.twoWorkers, with: cold!)
+        // Cold caches: a new engine for each.
+        let precompute = { (precomputer: FeedPrecomputer, pool: RenderQueuePool) in
+            ParallelWorkloads.precompute(fixture.posts, pool: pool, with: precomputer)
         }
-        cold = nil
-        // A fresh precomputer over the warm engine for each, made before timing and freed after.
-        var fresh: FeedPrecomputer? = Feed.precomputer(fixture.warmEngine)
-        round.layoutRender1 = measure(units: n, process: true) {
-            Double(ParallelWorkloads.layoutAndRender(fixture.posts, pool: fixture.oneWorker, precomputer: fresh!,
+        (round.precompute1, round.precomputeTeardown) = measureParallel({ Feed.precomputer(Feed.coldEngine()) },
+                                                                         fixture.oneWorker, precompute)
+        round.precompute2 = measureParallel({ Feed.precomputer(Feed.coldEngine()) }, fixture.twoWorkers, precompute).work
+        // A fresh precomputer over the warm engine for each.
+        let layoutAndRender = { (precomputer: FeedPrecomputer, pool: RenderQueuePool) in
+            Double(ParallelWorkloads.layoutAndRender(fixture.posts, pool: pool, precomputer: precomputer,
                                                      renderer: fixture.warmRenderer) & 0xffff)
         }
-        fresh = Feed.precomputer(fixture.warmEngine)
-        round.layoutRender2 = measure(units: n, process: true) {
-            Double(ParallelWorkloads.layoutAndRender(fixture.posts, pool: fixture.twoWorkers, precomputer: fresh!,
-                                                     renderer: fixture.warmRenderer) & 0xffff)
-        }
-        fresh = nil
+        round.layoutRender1 = measureParallel({ Feed.precomputer(fixture.warmEngine) }, fixture.oneWorker, layoutAndRender).work
+        round.layoutRender2 = measureParallel({ Feed.precomputer(fixture.warmEngine) }, fixture.twoWorkers, layoutAndRender).work
         round.arithmetic1 = measure(units: n, process: true) {
             Double(ParallelWorkloads.arithmetic(pool: fixture.oneWorker))
         }
