@@ -48,12 +48,16 @@ struct LayoutBuilder {
             ?? shaped.text.style(at: Int(line.start))
         cutStyle.link = nil
         let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: cutStyle)
-        let tokenShaped = engine.shapedToken(tokenText, direction: paragraph.level & 1 == 1 ? .rightToLeft : .leftToRight)
+        // Shaped with the text's chain: a piece's font may be an index into it.
+        let tokenShaped = engine.shapedToken(tokenText, direction: paragraph.level & 1 == 1 ? .rightToLeft : .leftToRight,
+                                             fonts: shaped.fonts)
         let offset = Int32(styles.count)
         styles += tokenShaped.styles
-        let token = tokenShaped.paragraphs.first?.pieces.map { piece in
-            ShapedPiece(word: piece.word, start: piece.start, size: piece.size,
-                        style: piece.style + offset, level: piece.level, breakAfter: false)
+        let token = tokenShaped.paragraphs.first?.pieces.map { piece -> ShapedPiece in
+            var piece = piece
+            piece.style += offset
+            piece.breakAfter = false
+            return piece
         } ?? []
         let units = shaped.text.utf16
         switch (options.truncation, options.maxLines) {
@@ -71,7 +75,8 @@ struct LayoutBuilder {
         let insets = options.insets
         let widest = lines.reduce(0) { max($0, $1.width) }
         let alignWidth = contentWidth.isFinite ? contentWidth : widest
-        let assembler = LineAssembler(units: shaped.text.utf16, styles: styles, textStyleCount: shaped.styles.count)
+        let fonts = shaped.fonts
+        let assembler = LineAssembler(units: shaped.text.utf16, styles: styles, textStyleCount: shaped.styles.count, fonts: fonts)
         let baseSize = shaped.text.runs.first?.style.size ?? shaped.text.baseStyle.size
         let primary = shaped.fonts.primary.metrics(size: baseSize)
 
@@ -86,8 +91,12 @@ struct LayoutBuilder {
                 let metrics = paragraph.emptyFont.metrics(size: styles[Int(paragraph.emptyStyle)].size)
                 (ascent, descent, gap) = (metrics.ascent, metrics.descent, metrics.lineGap)
             }
+            // A piece in the chain font and size of the one before has its metrics.
+            var previousFont = Int16(-1), previousSize = 0.0
             for piece in line.pieces {
-                let metrics = piece.font.metrics(size: piece.size)
+                if piece.fontIndex >= 0, piece.fontIndex == previousFont, piece.size == previousSize { continue }
+                (previousFont, previousSize) = (piece.fontIndex, piece.size)
+                let metrics = piece.font(in: fonts).metrics(size: piece.size)
                 ascent = max(ascent, metrics.ascent)
                 descent = max(descent, metrics.descent)
                 gap = max(gap, metrics.lineGap)

@@ -6,8 +6,8 @@ public final class TextEngine: Sendable {
     /// Truncation tokens shaped once per direction ("…全文" ends thousands of posts).
     private let tokens = BoundedCache<TokenKey, ShapedText>(maxCount: 256, maxCost: 1 << 20, shards: 4)
 
-    /// What shaping a token depends on: its text, and per run the range, font choice, size
-    /// and language; not ink or link, which differ from post to post ("expand:<id>").
+    /// What shaping a token depends on: its text, its fallback chain, and per run the range,
+    /// font choice, size and language; not ink or link, which differ from post to post ("expand:<id>").
     private struct TokenKey: Hashable, Sendable {
         struct Run: Hashable, Sendable {
             var range: Range<Int>
@@ -19,11 +19,13 @@ public final class TextEngine: Sendable {
         var units: [UInt16]
         var runs: [Run]
         var direction: ParagraphDirection
+        var fonts: FontFallbackChain
 
-        init(_ token: AttributedText, direction: ParagraphDirection) {
+        init(_ token: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain) {
             units = token.utf16
             runs = token.runs.map { Run(range: $0.range, font: $0.style.font, size: $0.style.size, language: $0.style.language) }
             self.direction = direction
+            self.fonts = fonts
         }
     }
 
@@ -32,9 +34,10 @@ public final class TextEngine: Sendable {
         self.shapeCache = shapeCache
     }
 
-    /// A truncation token shaped for a paragraph direction, from the token cache.
-    func shapedToken(_ token: AttributedText, direction: ParagraphDirection) -> ShapedText {
-        let key = TokenKey(token, direction: direction)
+    /// A truncation token shaped for a paragraph direction with a fallback chain (the
+    /// text's, usually the engine's own), from the token cache.
+    func shapedToken(_ token: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain) -> ShapedText {
+        let key = TokenKey(token, direction: direction, fonts: fonts)
         if let shaped = tokens.value(for: key) { return shaped.restyled(token) }
         let shaped = ShapedText(text: token, direction: direction, fonts: fonts, cache: shapeCache)
         tokens.insert(shaped, for: key, cost: 256 + shaped.glyphCount * 24)

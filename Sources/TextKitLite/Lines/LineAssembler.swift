@@ -8,6 +8,8 @@ struct LineAssembler {
     let styles: [TextStyle]
     /// Number of styles that belong to the text (the rest are the token's).
     let textStyleCount: Int
+    /// The fallback chain the text and its token were shaped with.
+    let fonts: FontFallbackChain
 
     func runs(for line: BrokenLine, paragraphLevel: UInt8, x: Double, justification extra: Double) -> [GlyphRun] {
         let linePieces = Array(line.pieces)
@@ -42,7 +44,7 @@ struct LineAssembler {
         while i < pieces.count {
             // Merge visually adjacent pieces with the same font, size, style and direction.
             var j = i + 1
-            while j < pieces.count, pieces[j].font == pieces[i].font, pieces[j].size == pieces[i].size,
+            while j < pieces.count, pieces[j].hasSameFont(as: pieces[i], in: fonts), pieces[j].size == pieces[i].size,
                   pieces[j].style == pieces[i].style, pieces[j].level == pieces[i].level {
                 j += 1
             }
@@ -56,17 +58,14 @@ struct LineAssembler {
             for piece in pieces[i..<j] {
                 low = min(low, piece.start)
                 high = max(high, piece.end)
-                let word = piece.word, scale = piece.scale
                 let isToken = Int(piece.style) >= textStyleCount
-                for g in Int(piece.glyphStart)..<Int(piece.glyphEnd) {
-                    glyphs.append(word.glyphs[g])
-                    positions.append(GlyphPosition(x: Float(cursor + Double(word.xOffsets[g]) * scale),
-                                                   y: Float(-Double(word.yOffsets[g]) * scale)))
-                    let cluster = piece.wordStart + word.clusters[g]
+                piece.forEachGlyph { glyph, x, y, advance, wordCluster, endsCluster in
+                    glyphs.append(glyph)
+                    positions.append(GlyphPosition(x: Float(cursor + x), y: Float(y)))
+                    let cluster = piece.wordStart + wordCluster
                     clusters.append(cluster)
-                    cursor += Double(word.advances[g]) * scale
-                    guard gapsLeft > 0, !isToken else { continue }
-                    let endsCluster = g + 1 == Int(piece.glyphEnd) || word.clusters[g + 1] != word.clusters[g]
+                    cursor += advance
+                    guard gapsLeft > 0, !isToken else { return }
                     if endsCluster, cluster < hangStart, !bySpaces || isJustifiableSpace(cluster) {
                         cursor += perGap
                         gapsLeft -= 1
@@ -75,7 +74,7 @@ struct LineAssembler {
             }
             let first = pieces[i]
             runs.append(GlyphRun(
-                font: first.font, fontSize: first.size, style: styles[Int(first.style)],
+                font: first.font(in: fonts), fontSize: first.size, style: styles[Int(first.style)],
                 isRightToLeft: first.isRightToLeft, isTruncationToken: Int(first.style) >= textStyleCount,
                 range: Int(low)..<Int(max(low, high)), glyphs: glyphs, positions: positions, clusters: clusters,
                 x: runStart, width: cursor - runStart))
@@ -125,9 +124,8 @@ struct LineAssembler {
     private func visibleClusterEnds(_ piece: ShapedPiece, hangStart: Int32, where accept: (Int32) -> Bool) -> Int {
         guard Int(piece.style) < textStyleCount else { return 0 }
         var count = 0
-        for g in Int(piece.glyphStart)..<Int(piece.glyphEnd) {
-            let cluster = piece.wordStart + piece.word.clusters[g]
-            let endsCluster = g + 1 == Int(piece.glyphEnd) || piece.word.clusters[g + 1] != piece.word.clusters[g]
+        piece.forEachGlyph { _, _, _, _, wordCluster, endsCluster in
+            let cluster = piece.wordStart + wordCluster
             if endsCluster, cluster < hangStart, accept(cluster) { count += 1 }
         }
         return count

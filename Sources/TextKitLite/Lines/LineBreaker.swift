@@ -221,7 +221,7 @@ enum LineBreaker {
         var cut = offset
         for piece in unit where piece.end > cut {
             guard piece.start <= cut, piece.start < piece.end,
-                  let run = piece.word.whiteSpaceRun(containing: cut - piece.wordStart) else { break }
+                  let run = piece.whiteSpaceRun(containing: cut) else { break }
             let runEnd = min(piece.end, piece.wordStart + run.upperBound)
             if runEnd == piece.end {
                 cut = runEnd  // pieces end at cluster and grapheme boundaries

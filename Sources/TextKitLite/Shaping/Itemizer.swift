@@ -153,22 +153,48 @@ struct Itemizer {
         var pieces: [ShapedPiece] = []
         pieces.reserveCapacity(breaks.count + items.count)
         var breakIndex = 0
+        var loneHits = 0
         for item in items {
             let font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
             let size = styles[Int(item.style)].size, language = styles[Int(item.style)].language
+            // Words of one unit, left to right, in a chain font, without a language: from the
+            // lone-glyph table when they shape to one plain glyph.
+            let lone = item.font >= 0 && item.font <= Int(Int16.max) && item.level & 1 == 0 && language == nil
+                ? cache.loneGlyphs(font: font.id, script: item.script.rawValue) : nil
             var pieceStart = item.start
             while pieceStart < item.end {
                 while breakIndex < breaks.count, Int(breaks[breakIndex]) <= pieceStart { breakIndex += 1 }
                 let nextBreak = breakIndex < breaks.count ? Int(breaks[breakIndex]) : length
                 let pieceEnd = min(nextBreak, item.end)
-                let word = shapeWord(shaping, pieceStart..<pieceEnd, font, item.script, item.level, language)
+                let start = Int32(base + pieceStart), breakAfter = pieceEnd == nextBreak
+                var word: ShapedWord?
+                if let lone, pieceEnd == pieceStart + 1, !UTF16.isSurrogate(shaping[pieceStart]) {
+                    let unit = shaping[pieceStart]
+                    var entry = lone.entry(unit)
+                    if case .unknown = entry {
+                        let shaped = shapeWord(shaping, pieceStart..<pieceEnd, font, item.script, item.level, language)
+                        entry = lone.remember(shaped, for: unit)
+                        word = shaped
+                    } else {
+                        loneHits += 1
+                    }
+                    if case .lone(let glyph) = entry {
+                        pieces.append(ShapedPiece(
+                            lone: glyph, unit: unit, start: start, fontIndex: item.font, unitsPerEm: font.unitsPerEm,
+                            size: size, style: item.style, level: item.level, breakAfter: breakAfter))
+                        pieceStart = pieceEnd
+                        continue
+                    }
+                }
                 pieces.append(ShapedPiece(
-                    word: word, start: Int32(base + pieceStart), size: size,
-                    style: item.style, level: item.level, breakAfter: pieceEnd == nextBreak))
+                    word: word ?? shapeWord(shaping, pieceStart..<pieceEnd, font, item.script, item.level, language),
+                    start: start, fontIndex: item.font, size: size, style: item.style, level: item.level,
+                    breakAfter: breakAfter))
                 pieceStart = pieceEnd
             }
         }
+        cache.recordLoneHits(loneHits)
         return ShapedParagraph(
             range: paragraph, level: resolvedLevel, pieces: pieces,
             graphemes: graphemes.offset(by: Int32(base)), emptyStyle: firstStyle, emptyFont: emptyFont)

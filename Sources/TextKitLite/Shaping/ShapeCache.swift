@@ -4,7 +4,9 @@ import Synchronization
 /// LayoutCache): a word shaped once is reused wherever it appears again with the same
 /// font, script, direction and language, at any point size.
 ///
-/// Thread-safe and bounded by entries and bytes (words not used lately go first).
+/// Thread-safe and bounded by entries and bytes (words not used lately go first). Words of
+/// one UTF-16 unit that shape to one plain glyph are also kept, by value, in lone-glyph
+/// tables per font and script (`LoneGlyphTable`: at most 16 tables of at most 512 KB).
 public final class ShapeCache: Sendable {
     /// What a shaped word depends on. The text of a word of up to 12 UTF-16 units (every
     /// CJK character, most words of alphabetic scripts) is packed into the key itself, and
@@ -102,12 +104,23 @@ public final class ShapeCache: Sendable {
 
     private let cache: BoundedCache<Key, ShapedWord>
     private let shapings = Atomic<Int>(0)
+    /// Lone-glyph tables by font and script (a handful: one per font and script a text
+    /// uses), at most `maxLoneTables`; and the words they answered, counted as hits.
+    private let loneTables = Mutex<[LoneGlyphTable]>([])
+    private let loneHits = Atomic<Int>(0)
+    private let maxLoneTables: Int
 
     /// - Parameters:
     ///   - maxEntries: most words held at once.
     ///   - maxBytes: most memory held by the shaped glyphs.
-    public init(maxEntries: Int = 200_000, maxBytes: Int = 64 << 20) {
+    public convenience init(maxEntries: Int = 200_000, maxBytes: Int = 64 << 20) {
+        self.init(maxEntries: maxEntries, maxBytes: maxBytes, loneTables: 16)
+    }
+
+    /// A cache with at most `loneTables` lone-glyph tables (0: every word through the cache).
+    init(maxEntries: Int = 200_000, maxBytes: Int = 64 << 20, loneTables: Int) {
         cache = BoundedCache(maxCount: maxEntries, maxCost: maxBytes, shards: 16)
+        maxLoneTables = loneTables
     }
 
     func word(for key: Key) -> ShapedWord? { cache.value(for: key) }
@@ -116,12 +129,36 @@ public final class ShapeCache: Sendable {
 
     func recordShaping() { shapings.add(1, ordering: .relaxed) }
 
-    /// Hits, misses, evictions and size.
-    public var statistics: CacheStatistics { cache.statistics }
+    /// The lone-glyph table of a font and script, made on first use; nil once
+    /// `maxLoneTables` exist (words of further fonts and scripts use the cache alone).
+    func loneGlyphs(font: Int, script: UInt32) -> LoneGlyphTable? {
+        loneTables.withLock { tables in
+            if let table = tables.first(where: { $0.fontID == font && $0.script == script }) { return table }
+            guard tables.count < maxLoneTables else { return nil }
+            let table = LoneGlyphTable(fontID: font, script: script)
+            tables.append(table)
+            return table
+        }
+    }
+
+    /// Counts words answered by a lone-glyph table as cache hits.
+    func recordLoneHits(_ count: Int) {
+        if count > 0 { loneHits.add(count, ordering: .relaxed) }
+    }
+
+    /// Hits (lone-glyph table answers included), misses, evictions and size.
+    public var statistics: CacheStatistics {
+        var statistics = cache.statistics
+        statistics.hits += loneHits.load(ordering: .relaxed)
+        return statistics
+    }
 
     /// Number of HarfBuzz shaping calls made through this cache (each miss is one).
     public var shapingCount: Int { shapings.load(ordering: .relaxed) }
 
     /// Drops every entry (counters stay).
-    public func removeAll() { cache.removeAll() }
+    public func removeAll() {
+        cache.removeAll()
+        loneTables.withLock { $0.removeAll() }
+    }
 }
