@@ -27,6 +27,10 @@ struct Itemizer {
     let cache: ShapeCache
     let shaper: HarfBuzzShaper
 
+    /// A run of one style, script, bidi level and font, in paragraph offsets. `font`: an
+    /// index into the chain, or -1 for the style's preferred font.
+    private struct Item { var start: Int; var end: Int; var style: Int32; var script: Script; var level: UInt8; var font: Int }
+
     func shape(_ paragraph: ParagraphRange) -> ShapedParagraph {
         let start = paragraph.content.lowerBound
         let length = paragraph.content.count
@@ -76,8 +80,6 @@ struct Itemizer {
         let breaks = UnicodeProperties.lineBreaks(original, locale: locale)
 
         // Resolve script and font per grapheme cluster, and cut items where anything changes.
-        /// `font`: an index into the chain, or -1 for the style's preferred font.
-        struct Item { var start: Int; var end: Int; var style: Int32; var script: Script; var level: UInt8; var font: Int }
         var items: [Item] = []
         items.reserveCapacity(8)  // most paragraphs have a few items: no regrowth
         var runIndex = text.runIndex(at: base) ?? 0
@@ -167,30 +169,8 @@ struct Itemizer {
                 while breakIndex < breaks.count, Int(breaks[breakIndex]) <= pieceStart { breakIndex += 1 }
                 let nextBreak = breakIndex < breaks.count ? Int(breaks[breakIndex]) : length
                 let pieceEnd = min(nextBreak, item.end)
-                let start = Int32(base + pieceStart), breakAfter = pieceEnd == nextBreak
-                var word: ShapedWord?
-                if let lone, pieceEnd == pieceStart + 1, !UTF16.isSurrogate(shaping[pieceStart]) {
-                    let unit = shaping[pieceStart]
-                    var entry = lone.entry(unit)
-                    if case .unknown = entry {
-                        let shaped = shapeWord(shaping, pieceStart..<pieceEnd, font, item.script, item.level, language)
-                        entry = lone.remember(shaped, for: unit)
-                        word = shaped
-                    } else {
-                        loneHits += 1
-                    }
-                    if case .lone(let glyph) = entry {
-                        pieces.append(ShapedPiece(
-                            lone: glyph, unit: unit, start: start, fontIndex: item.font, unitsPerEm: font.unitsPerEm,
-                            size: size, style: item.style, level: item.level, breakAfter: breakAfter))
-                        pieceStart = pieceEnd
-                        continue
-                    }
-                }
-                pieces.append(ShapedPiece(
-                    word: word ?? shapeWord(shaping, pieceStart..<pieceEnd, font, item.script, item.level, language),
-                    start: start, fontIndex: item.font, size: size, style: item.style, level: item.level,
-                    breakAfter: breakAfter))
+                pieces.append(piece(shaping, pieceStart..<pieceEnd, base: base, item: item, font: font, size: size,
+                                    language: language, lone: lone, breakAfter: pieceEnd == nextBreak, loneHits: &loneHits))
                 pieceStart = pieceEnd
             }
         }
@@ -198,6 +178,37 @@ struct Itemizer {
         return ShapedParagraph(
             range: paragraph, level: resolvedLevel, pieces: pieces,
             graphemes: graphemes.offset(by: Int32(base)), emptyStyle: firstStyle, emptyFont: emptyFont)
+    }
+
+    /// The piece of the word at paragraph offsets `range` of an item: a lone glyph from
+    /// `lone` when the word is one unit that shapes to one plain glyph, else a shaped word
+    /// from the cache (or HarfBuzz). The table comes in as a parameter, borrowed: the
+    /// calls on it retain nothing.
+    @inline(__always)
+    private func piece(
+        _ shaping: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, base: Int, item: Item, font: Font, size: Double,
+        language: String?, lone: LoneGlyphTable?, breakAfter: Bool, loneHits: inout Int
+    ) -> ShapedPiece {
+        let start = Int32(base + range.lowerBound)
+        var word: ShapedWord?
+        if let lone, range.count == 1, !UTF16.isSurrogate(shaping[range.lowerBound]) {
+            let unit = shaping[range.lowerBound]
+            var entry = lone.entry(unit)
+            if case .unknown = entry {
+                let shaped = shapeWord(shaping, range, font, item.script, item.level, language)
+                entry = lone.remember(shaped, for: unit)
+                word = shaped
+            } else {
+                loneHits += 1
+            }
+            if case .lone(let glyph) = entry {
+                return ShapedPiece(lone: glyph, unit: unit, start: start, fontIndex: item.font, unitsPerEm: font.unitsPerEm,
+                                   size: size, style: item.style, level: item.level, breakAfter: breakAfter)
+            }
+        }
+        return ShapedPiece(word: word ?? shapeWord(shaping, range, font, item.script, item.level, language),
+                           start: start, fontIndex: item.font, size: size, style: item.style, level: item.level,
+                           breakAfter: breakAfter)
     }
 
     private func shapeWord(
