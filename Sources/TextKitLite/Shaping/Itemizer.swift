@@ -191,12 +191,12 @@ struct Itemizer {
     ) -> ShapedPiece {
         let start = Int32(base + range.lowerBound)
         var word: ShapedWord?
-        if let lone, range.count == 1, !UTF16.isSurrogate(shaping[range.lowerBound]) {
+        // `lone?.`, not `if let lone`: a bound copy would retain the table per piece.
+        if range.count == 1, !UTF16.isSurrogate(shaping[range.lowerBound]), var entry = lone?.entry(shaping[range.lowerBound]) {
             let unit = shaping[range.lowerBound]
-            var entry = lone.entry(unit)
             if case .unknown = entry {
                 let shaped = shapeWord(shaping, range, font, item.script, item.level, language)
-                entry = lone.remember(shaped, for: unit)
+                entry = lone?.remember(shaped, for: unit) ?? .notLone
                 word = shaped
             } else {
                 loneHits += 1
