@@ -84,10 +84,12 @@ struct LayoutBuilder {
         result.reserveCapacity(lines.count)
         var y = insets.top
         for (k, line) in lines.enumerated() {
-            let paragraph = shaped.paragraphs[line.paragraph]
+            // The paragraph's fields, not a copy of it (its arrays and font, retained per line).
+            let paragraphLevel = shaped.paragraphs[line.paragraph].level
             // Natural metrics: the tallest font on the line.
             var ascent = 0.0, descent = 0.0, gap = 0.0
             if line.pieces.isEmpty {
+                let paragraph = shaped.paragraphs[line.paragraph]
                 let metrics = paragraph.emptyFont.metrics(size: styles[Int(paragraph.emptyStyle)].size)
                 (ascent, descent, gap) = (metrics.ascent, metrics.descent, metrics.lineGap)
             }
@@ -115,7 +117,7 @@ struct LayoutBuilder {
             }
 
             // Alignment.
-            let rightToLeft = paragraph.level & 1 == 1
+            let rightToLeft = paragraphLevel & 1 == 1
             var alignment = options.alignment
             if alignment == .justify, line.isParagraphEnd || line.isTruncated || !contentWidth.isFinite {
                 alignment = .natural
@@ -128,7 +130,7 @@ struct LayoutBuilder {
             }
             let extra = alignment == .justify ? max(0, alignWidth - line.width) : 0
             let left = insets.left + visibleStart
-            let runs = options.measureOnly ? [] : assembler.runs(for: line, paragraphLevel: paragraph.level,
+            let runs = options.measureOnly ? [] : assembler.runs(for: line, paragraphLevel: paragraphLevel,
                                                                  x: left - (rightToLeft ? line.hang : 0), justification: extra)
             let width = line.width + extra
             result.append(LayoutLine(
