@@ -106,7 +106,7 @@ public final class ShapeCache: Sendable {
     private let shapings = Atomic<Int>(0)
     /// Lone-glyph tables by font and script (a handful: one per font and script a text
     /// uses), at most `maxLoneTables`; and the words they answered, counted as hits.
-    private let loneTables = Mutex<[LoneGlyphTable]>([])
+    private let loneTables = Locked<[LoneGlyphTable]>([])
     private let loneHits = Atomic<Int>(0)
     private let maxLoneTables: Int
 
