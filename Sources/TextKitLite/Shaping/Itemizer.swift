@@ -182,8 +182,7 @@ struct Itemizer {
 
     /// The piece of the word at paragraph offsets `range` of an item: a lone glyph from
     /// `lone` when the word is one unit that shapes to one plain glyph, else a shaped word
-    /// from the cache (or HarfBuzz). The table comes in as a parameter, borrowed: the
-    /// calls on it retain nothing.
+    /// from the cache (or HarfBuzz), shaped at most once.
     @inline(__always)
     private func piece(
         _ shaping: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, base: Int, item: Item, font: Font, size: Double,
