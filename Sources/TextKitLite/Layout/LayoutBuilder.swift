@@ -78,7 +78,7 @@ struct LayoutBuilder {
         let fonts = shaped.fonts
         let assembler = LineAssembler(units: shaped.text.utf16, styles: styles, textStyleCount: shaped.styles.count, fonts: fonts)
         let baseSize = shaped.text.runs.first?.style.size ?? shaped.text.baseStyle.size
-        let primary = shaped.fonts.primary.metrics(size: baseSize)
+        let primary = fonts.primary.metrics(size: baseSize)
 
         var result: [LayoutLine] = []
         result.reserveCapacity(lines.count)
