@@ -2,6 +2,27 @@ import Testing
 @testable import TextKitLite
 
 @Suite struct ShapingTests {
+    /// Where a piece's hanging white space starts: whole words, lone glyphs, all-space
+    /// pieces, and parts cut from inside a word.
+    @Test func pieceHangStart() throws {
+        let shaped = try Fixtures.engine.shape("go  中　word  x")
+        let pieces = shaped.paragraphs[0].pieces
+        let summary = pieces.map { "\($0.start)..<\($0.end) \($0.hangStart) \($0.isAllSpace)" }
+        // "go  " (its spaces hang from 2), "中　" (no break before U+3000), "word  ", "x" (a
+        // lone glyph without space).
+        #expect(summary == ["0..<4 2 false", "4..<6 5 false", "6..<12 10 false", "12..<13 13 false"])
+        // A lone glyph of white space: all space.
+        let space = try #require(Fixtures.engine.shape(" x").paragraphs[0].pieces.first)
+        #expect(space.word == nil && space.hangStart == 0 && space.isAllSpace && space.hang == space.width)
+        let word = pieces[2]
+        let (head, tail) = try #require(word.split(at: 11))
+        #expect(head.hangStart == 10 && !head.isAllSpace && head.hang > 0)
+        #expect(tail.hangStart == 11 && tail.isAllSpace && tail.hang == tail.width)
+        let (letters, spaces) = try #require(word.split(at: 10))
+        #expect(letters.hangStart == 10 && letters.hang == 0 && !letters.isAllSpace)
+        #expect(spaces.hangStart == 10 && spaces.isAllSpace && spaces.width + letters.width == word.width)
+    }
+
     @Test func ligatureGivesFewerGlyphsWithClustersMappedBack() throws {
         let layout = try Fixtures.layout("office")
         let run = try #require(layout.allRuns.first)
