@@ -191,8 +191,7 @@ struct Itemizer {
         let start = Int32(base + range.lowerBound)
         var word: ShapedWord?
         // `lone?.`, not `if let lone`: a bound copy would retain the table per piece.
-        if range.count == 1, !UTF16.isSurrogate(shaping[range.lowerBound]), var entry = lone?.entry(shaping[range.lowerBound]) {
-            let unit = shaping[range.lowerBound]
+        if range.count == 1, case let unit = shaping[range.lowerBound], !UTF16.isSurrogate(unit), var entry = lone?.entry(unit) {
             if case .unknown = entry {
                 let shaped = shapeWord(shaping, range, font, item.script, item.level, language)
                 entry = lone?.remember(shaped, for: unit) ?? .notLone
