@@ -103,18 +103,10 @@ struct LayoutBuilder {
                 descent = max(descent, metrics.descent)
                 gap = max(gap, metrics.lineGap)
             }
-            let height: Double, baseline: Double
-            switch options.lineHeightMode {
-            case .natural:
-                height = (ascent + descent + gap) * options.lineHeightMultiple
-                baseline = y + (height - ascent - descent) / 2 + ascent
-            case .uniform:
-                height = primary.lineHeight * options.lineHeightMultiple
-                baseline = y + (height - primary.ascent - primary.descent) / 2 + primary.ascent
-            case .fixed(let fixed):
-                height = fixed
-                baseline = y + (height - primary.ascent - primary.descent) / 2 + primary.ascent
-            }
+            let height = options.lineBoxHeight(ascent: ascent, descent: descent, gap: gap, primary: primary)
+            let baseline = options.lineHeightMode == .natural
+                ? y + (height - ascent - descent) / 2 + ascent
+                : y + (height - primary.ascent - primary.descent) / 2 + primary.ascent
 
             // Alignment.
             let rightToLeft = paragraphLevel & 1 == 1

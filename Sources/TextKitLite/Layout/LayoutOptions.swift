@@ -122,6 +122,18 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
     }
 }
 
+extension LayoutOptions {
+    /// The height of a line box: from the line's tallest metrics (natural), the primary
+    /// font's at the text's base size (uniform), or fixed.
+    func lineBoxHeight(ascent: Double, descent: Double, gap: Double, primary: FontMetrics) -> Double {
+        switch lineHeightMode {
+        case .natural: (ascent + descent + gap) * lineHeightMultiple
+        case .uniform: primary.lineHeight * lineHeightMultiple
+        case .fixed(let fixed): fixed
+        }
+    }
+}
+
 /// Why a layout could not be made.
 public enum LayoutError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An option or style value is out of range.

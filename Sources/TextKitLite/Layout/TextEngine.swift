@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The entry point of layout: a font fallback chain and a shaped-word cache, shared by
 /// every text laid out through it, from any number of threads.
 public final class TextEngine: Sendable {
@@ -5,6 +7,8 @@ public final class TextEngine: Sendable {
     public let shapeCache: ShapeCache
     /// Truncation tokens shaped once per direction ("…全文" ends thousands of posts).
     private let tokens = BoundedCache<TokenKey, ShapedText>(maxCount: 256, maxCost: 1 << 20, shards: 4)
+    private let streamedMeasurements = Atomic<Int>(0)
+    private let laidOutMeasurements = Atomic<Int>(0)
 
     /// What shaping a token depends on: its text, its fallback chain, and per run the range,
     /// font choice, size and language; not ink or link, which differ from post to post ("expand:<id>").
@@ -65,16 +69,58 @@ public final class TextEngine: Sendable {
     /// - Throws: `LayoutError` naming the first invalid option or style value.
     public func layout(_ text: AttributedText, options: LayoutOptions = LayoutOptions()) throws(LayoutError) -> TextLayout {
         try options.validate()
-        // With a line limit, shape only a prefix long enough for one line more than shown
-        // (so truncation is still detected): a 10 MB text cut at 3 lines costs 3 lines.
-        if options.maxLines > 0, options.width.isFinite, options.truncation == .end,
-           options.direction != .rightToLeft,
-           let prefix = text.prefixForLines(options.maxLines + 1, width: options.width),
-           Self.prefixLaysOutAlike(prefix.utf16, direction: options.direction) {
+        if let prefix = Self.linePrefix(text, options: options) {
             let partial = try layout(shape(prefix, direction: options.direction), options: options)
             if partial.isTruncated { return partial.replacingText(with: text) }
         }
         return try layout(shape(text, direction: options.direction), options: options)
+    }
+
+    /// Measures a text as `layout(_:options:)` would lay it out: the same height, line
+    /// starts and truncation, to the bit, without making lines or glyph positions. Most
+    /// texts are measured from the words as they are itemized (through the shaped-word
+    /// cache), never held whole; the rest are laid out (see `TextMeasurer`).
+    ///
+    /// - Throws: `LayoutError` naming the first invalid option or style value.
+    public func measure(_ text: AttributedText, options: LayoutOptions) throws(LayoutError) -> TextMeasurement {
+        try options.validate()
+        if let token = options.truncationToken {
+            for run in token.runs { try run.style.validate() }
+        }
+        for run in text.runs { try run.style.validate() }
+        try text.baseStyle.validate()
+        if let prefix = Self.linePrefix(text, options: options) {
+            let partial = measureWhole(prefix, options: options)
+            if partial.isTruncated { return partial }
+        }
+        return measureWhole(text, options: options)
+    }
+
+    /// A valid text measured from its word stream, or from its layout when the stream cannot tell.
+    private func measureWhole(_ text: AttributedText, options: LayoutOptions) -> TextMeasurement {
+        if let measured = TextMeasurer.measure(text, options: options, engine: self) {
+            streamedMeasurements.add(1, ordering: .relaxed)
+            return measured
+        }
+        laidOutMeasurements.add(1, ordering: .relaxed)
+        let shaped = ShapedText(text: text, direction: options.direction, fonts: fonts, cache: shapeCache)
+        return TextMeasurement(LayoutBuilder(shaped: shaped, options: options, engine: self).build())
+    }
+
+    /// Measurements taken from the word stream, and those that needed a layout.
+    var measurementCounts: (streamed: Int, laidOut: Int) {
+        (streamedMeasurements.load(ordering: .relaxed), laidOutMeasurements.load(ordering: .relaxed))
+    }
+
+    /// With a line limit (end truncation, a finite width), a prefix of a long text that holds
+    /// one line more than shown, so truncation is still detected: a 10 MB text cut at 3 lines
+    /// costs 3 lines. Nil when the whole text is short, or when its shown lines could depend
+    /// on what follows the prefix. The caller uses the prefix only when it came out truncated.
+    private static func linePrefix(_ text: AttributedText, options: LayoutOptions) -> AttributedText? {
+        guard options.maxLines > 0, options.width.isFinite, options.truncation == .end, options.direction != .rightToLeft,
+              let prefix = text.prefixForLines(options.maxLines + 1, width: options.width),
+              prefixLaysOutAlike(prefix.utf16, direction: options.direction) else { return nil }
+        return prefix
     }
 
     /// True when the lines shown from a prefix of a text cannot depend on what follows it:

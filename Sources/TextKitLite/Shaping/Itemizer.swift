@@ -27,42 +27,70 @@ struct Itemizer {
     let cache: ShapeCache
     let shaper: HarfBuzzShaper
 
+    /// An itemizer for a text shaped with a paragraph direction and a fallback chain.
+    init(text: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain, cache: ShapeCache) {
+        self.text = text
+        styles = text.runs.map(\.style)
+        // Empty when no style asks for a font of its own (the usual case): nothing to keep.
+        preferredFonts = styles.allSatisfy { $0.font == .chain } ? [] : styles.map { fonts.preferredFont(for: $0) }
+        chain = fonts
+        paragraphLevel = direction.level
+        self.cache = cache
+        shaper = HarfBuzzShaper()
+    }
+
     /// A run of one style, script, bidi level and font, in paragraph offsets. `font`: an
     /// index into the chain, or -1 for the style's preferred font.
     private struct Item { var start: Int; var end: Int; var style: Int32; var script: Script; var level: UInt8; var font: Int }
 
     func shape(_ paragraph: ParagraphRange) -> ShapedParagraph {
-        let start = paragraph.content.lowerBound
-        let length = paragraph.content.count
-        let styleAtStart = Int32(text.runIndex(at: start) ?? 0)
-        let emptyFont = preferredFonts.isEmpty ? chain.primary : (preferredFonts[Int(styleAtStart)] ?? chain.primary)
-        guard length > 0 else {
+        let (emptyStyle, emptyFont) = emptyLine(paragraph)
+        guard !paragraph.content.isEmpty else {
             return ShapedParagraph(range: paragraph, level: paragraphLevel ?? 0, pieces: [], graphemes: GraphemeBoundaries(everyUnitOf: 0),
-                                   emptyStyle: styleAtStart, emptyFont: emptyFont)
+                                   emptyStyle: emptyStyle, emptyFont: emptyFont)
         }
-        return text.utf16.withUnsafeBufferPointer { all in
+        var sink = PieceArray()
+        let (level, graphemes) = stream(paragraph, into: &sink)
+        return ShapedParagraph(range: paragraph, level: level, pieces: sink.pieces,
+                               graphemes: graphemes.offset(by: Int32(paragraph.content.lowerBound)),
+                               emptyStyle: emptyStyle, emptyFont: emptyFont)
+    }
+
+    /// The style and font that size the line of an empty paragraph (and the paragraph's first style).
+    func emptyLine(_ paragraph: ParagraphRange) -> (style: Int32, font: Font) {
+        let style = Int32(text.runIndex(at: paragraph.content.lowerBound) ?? 0)
+        return (style, preferredFonts.isEmpty ? chain.primary : (preferredFonts[Int(style)] ?? chain.primary))
+    }
+
+    /// Itemizes and shapes a paragraph that is not empty, handing its pieces to `sink` in
+    /// logical order until the sink asks to stop.
+    ///
+    /// - Returns: the resolved paragraph level and the grapheme boundaries (paragraph offsets).
+    func stream<Sink: PieceSink>(_ paragraph: ParagraphRange, into sink: inout Sink) -> (level: UInt8, graphemes: GraphemeBoundaries) {
+        text.utf16.withUnsafeBufferPointer { all in
             let original = UnsafeBufferPointer(rebasing: all[paragraph.content])
             // The shaper sees tab as a space and other controls as ZWSP (hidden, zero width),
             // so no control character draws a .notdef box; lengths stay the same. Most
             // paragraphs have none, and are shaped from the text itself.
             let scan = UnicodeProperties.UnitScan(original)
             guard scan.hasControl else {
-                return shape(paragraph, original: original, shaping: original, scan: scan, firstStyle: styleAtStart, emptyFont: emptyFont)
+                return stream(paragraph, original: original, shaping: original, scan: scan, into: &sink)
             }
             let shapingUnits = original.map { unit -> UInt16 in
                 guard UnicodeProperties.isControl(unit) else { return unit }
                 return unit == 0x09 ? 0x20 : 0x200B
             }
             return shapingUnits.withUnsafeBufferPointer { shaping in
-                shape(paragraph, original: original, shaping: shaping, scan: scan, firstStyle: styleAtStart, emptyFont: emptyFont)
+                stream(paragraph, original: original, shaping: shaping, scan: scan, into: &sink)
             }
         }
     }
 
-    private func shape(
+    private func stream<Sink: PieceSink>(
         _ paragraph: ParagraphRange, original: UnsafeBufferPointer<UInt16>, shaping: UnsafeBufferPointer<UInt16>,
-        scan: UnicodeProperties.UnitScan, firstStyle: Int32, emptyFont: Font
-    ) -> ShapedParagraph {
+        scan: UnicodeProperties.UnitScan, into sink: inout Sink
+    ) -> (level: UInt8, graphemes: GraphemeBoundaries) {
+        let firstStyle = Int32(text.runIndex(at: paragraph.content.lowerBound) ?? 0)
         let base = paragraph.content.lowerBound
         let length = original.count
 
@@ -152,10 +180,10 @@ struct Itemizer {
         }
 
         // Cut items at break opportunities into words, and shape each word.
-        var pieces: [ShapedPiece] = []
-        pieces.reserveCapacity(breaks.count + items.count)
+        sink.reserve(breaks.count + items.count)
         var breakIndex = 0
         var loneHits = 0
+        defer { cache.recordLoneHits(loneHits) }
         for item in items {
             let font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
@@ -169,15 +197,13 @@ struct Itemizer {
                 while breakIndex < breaks.count, Int(breaks[breakIndex]) <= pieceStart { breakIndex += 1 }
                 let nextBreak = breakIndex < breaks.count ? Int(breaks[breakIndex]) : length
                 let pieceEnd = min(nextBreak, item.end)
-                pieces.append(piece(shaping, pieceStart..<pieceEnd, base: base, item: item, font: font, size: size,
-                                    language: language, lone: lone, breakAfter: pieceEnd == nextBreak, loneHits: &loneHits))
+                let next = piece(shaping, pieceStart..<pieceEnd, base: base, item: item, font: font, size: size,
+                                 language: language, lone: lone, breakAfter: pieceEnd == nextBreak, loneHits: &loneHits)
+                guard sink.take(next, firstUnit: shaping[pieceStart]) else { return (resolvedLevel, graphemes) }
                 pieceStart = pieceEnd
             }
         }
-        cache.recordLoneHits(loneHits)
-        return ShapedParagraph(
-            range: paragraph, level: resolvedLevel, pieces: pieces,
-            graphemes: graphemes.offset(by: Int32(base)), emptyStyle: firstStyle, emptyFont: emptyFont)
+        return (resolvedLevel, graphemes)
     }
 
     /// The piece of the word at paragraph offsets `range` of an item: a lone glyph from
@@ -233,5 +259,28 @@ struct Itemizer {
             return String(language.prefix(2))
         }
         return hasHanOrKana ? "zh" : ""
+    }
+}
+
+/// Where the itemizer hands its pieces, one by one in logical order: an array for a
+/// shaped paragraph, a line counter for a measurement (which stops the stream once it
+/// knows the answer).
+protocol PieceSink {
+    /// A capacity hint: about this many pieces follow.
+    mutating func reserve(_ count: Int)
+    /// Takes the next piece; `firstUnit` is the code unit it starts with, as shaped (a tab
+    /// reads as a space). Returns false to stop the stream.
+    mutating func take(_ piece: ShapedPiece, firstUnit: UInt16) -> Bool
+}
+
+/// Keeps every piece.
+struct PieceArray: PieceSink {
+    var pieces: [ShapedPiece] = []
+
+    mutating func reserve(_ count: Int) { pieces.reserveCapacity(count) }
+
+    mutating func take(_ piece: ShapedPiece, firstUnit: UInt16) -> Bool {
+        pieces.append(piece)
+        return true
     }
 }

@@ -13,11 +13,9 @@ public struct ShapedText: Sendable {
         self.text = text
         self.direction = direction
         self.fonts = fonts
-        styles = text.runs.map(\.style)
-        // Empty when no style asks for a font of its own (the usual case): nothing to keep.
-        preferredFonts = styles.allSatisfy { $0.font == .chain } ? [] : styles.map { fonts.preferredFont(for: $0) }
-        let itemizer = Itemizer(text: text, styles: styles, preferredFonts: preferredFonts, chain: fonts,
-                                paragraphLevel: direction.level, cache: cache, shaper: HarfBuzzShaper())
+        let itemizer = Itemizer(text: text, direction: direction, fonts: fonts, cache: cache)
+        styles = itemizer.styles
+        preferredFonts = itemizer.preferredFonts
         paragraphs = Paragraphs.split(text.utf16).map { itemizer.shape($0) }
     }
 

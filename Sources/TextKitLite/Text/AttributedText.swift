@@ -150,22 +150,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     /// Scalar offsets of ascending UTF-16 offsets, in one pass over the text.
     ///
     /// - Complexity: O(n + k) for n code units and k offsets.
-    public func scalarOffsets(utf16Offsets: [Int]) -> [Int] {
-        var result: [Int] = []
-        result.reserveCapacity(utf16Offsets.count)
-        var scalars = 0
-        var i = 0
-        for offset in utf16Offsets {
-            let end = min(max(offset, 0), utf16.count)
-            while i < end {
-                // A low surrogate after a high one belongs to the same scalar.
-                if !(UTF16.isTrailSurrogate(utf16[i]) && i > 0 && UTF16.isLeadSurrogate(utf16[i - 1])) { scalars += 1 }
-                i += 1
-            }
-            result.append(scalars)
-        }
-        return result
-    }
+    public func scalarOffsets(utf16Offsets: [Int]) -> [Int] { utf16.scalarOffsets(utf16Offsets: utf16Offsets) }
 
     public var description: String { string }
 

@@ -78,3 +78,31 @@ extension String {
         }
     }
 }
+
+extension Array<UInt16> {
+    /// Scalar offsets of ascending UTF-16 offsets into these units, in one pass.
+    ///
+    /// - Complexity: O(n + k) for n code units and k offsets.
+    func scalarOffsets(utf16Offsets: [Int]) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(utf16Offsets.count)
+        var scalars = 0
+        var i = 0
+        for offset in utf16Offsets {
+            let end = Swift.min(Swift.max(offset, 0), count)
+            while i < end {
+                // A low surrogate after a high one belongs to the same scalar.
+                if !(UTF16.isTrailSurrogate(self[i]) && i > 0 && UTF16.isLeadSurrogate(self[i - 1])) { scalars += 1 }
+                i += 1
+            }
+            result.append(scalars)
+        }
+        return result
+    }
+}
+
+extension String {
+    /// The number of Unicode scalars before each of ascending UTF-16 offsets (line starts
+    /// of a `TextMeasurement` as scalar offsets).
+    public func scalarOffsets(utf16Offsets: [Int]) -> [Int] { utf16Units.scalarOffsets(utf16Offsets: utf16Offsets) }
+}

@@ -1,0 +1,73 @@
+import Testing
+@testable import TextKitLite
+
+/// `TextEngine.measure` and `FeedPrecomputer.measure` against layouts of the same texts:
+/// every field equal to the bit, over generated texts, widths and option sets.
+@Suite struct MeasureTests {
+    /// Texts that reach every path: the feed's mix, and the edge cases of line filling.
+    static let texts: [String] = {
+        var texts = [
+            "", "\n", "a\n\nb\n", "\t\tindented\tline with tabs\t", "word  " + String(repeating: " ", count: 40) + "」after spaces",
+            "Supercalifragilisticexpialidocious-and-then-some-more-hyphenated-words-that-never-end",
+            "https://example.com/a/very/long/path/that/does/not/fit/on/one/line?with=query&and=more#fragment",
+            "مرحبا بالعالم، هذا نص عربي طويل بما يكفي ليلتف على عدة أسطر في هذا العرض",
+            "English then עברית באמצע the sentence and back 123 456.",
+            "中文标点「引号」，句号。以及、顿号！还有（括号）和——破折号……省略号",
+            "e\u{301}\u{302} a\u{20DD} 👩‍👩‍👧‍👦 🇯🇵 👍🏽 ok \u{3000}\u{3000}全角空格",
+            " leading space, then 　ideographic space and trailing spaces   ",
+            "x\u{200B}y\u{200B}z\u{00AD}soft\u{00AD}hyphen",
+        ]
+        for post in SampleFeed.posts(count: 120, seed: 11) {
+            texts.append(post.text)
+            if let quote = post.quote { texts.append(quote) }
+        }
+        return texts
+    }()
+
+    static let optionSets: [LayoutOptions] = {
+        let token = AttributedText("…全文", style: TextStyle(size: 15, ink: 80))
+        return [
+            LayoutOptions(),
+            LayoutOptions(maxLines: 3, truncationToken: token, lineSpacing: 2, lineHeightMode: .uniform),
+            LayoutOptions(maxLines: 1, lineHeightMode: .fixed(21.5)),
+            LayoutOptions(maxLines: 2, lineHeightMultiple: 1.3, lineSpacing: -1.5, lineHeightMode: .natural,
+                          insets: EdgeInsets(top: 3, left: 5, bottom: 7, right: 2), direction: .rightToLeft),
+            LayoutOptions(maxLines: 1, truncation: .middle, lineHeightMode: .uniform),
+            LayoutOptions(maxLines: 6, alignment: .justify, lineHeightMode: .uniform, direction: .leftToRight),
+        ]
+    }()
+
+    static let widths: [Double] = [24, 61.5, 120, 230, 375, 800]
+
+    @Test func textMeasurementsEqualLayouts() throws {
+        let engine = TextEngine(fonts: Fixtures.engine.fonts)
+        let styles = [TextStyle(size: 15), TextStyle(size: 17.5, language: "ja"),
+                      TextStyle(font: .font(Fixtures.cjk), size: 13)]
+        var compared = 0
+        var feedLike = (streamed: 0, total: 0)  // uniform heights, widths of 120 points and more
+        for (t, string) in Self.texts.enumerated() {
+            var text = AttributedText(string, style: styles[t % styles.count])
+            if t % 4 == 1, text.utf16Count > 6 { text.updateStyle(in: 2..<6) { $0.size = 24 } }
+            for options in Self.optionSets {
+                for width in Self.widths {
+                    var options = options
+                    options.width = width + options.insets.horizontal
+                    let layout = try engine.layout(text, options: options)
+                    let before = engine.measurementCounts.streamed
+                    let measured = try engine.measure(text, options: options)
+                    if options.lineHeightMode == .uniform, options.truncation == .end, width >= 120 {
+                        feedLike.total += 1
+                        feedLike.streamed += engine.measurementCounts.streamed - before
+                    }
+                    #expect(measured == TextMeasurement(layout), "text \(t) \(string.prefix(30).debugDescription) width \(width) \(options)")
+                    compared += 1
+                }
+            }
+        }
+        // Both paths were compared, and feed-like texts came from the word stream.
+        let (streamed, laidOut) = engine.measurementCounts
+        #expect(streamed + laidOut >= compared)
+        #expect(Double(streamed) > 0.5 * Double(compared) && Double(laidOut) > 0.1 * Double(compared), "streamed \(streamed), laid out \(laidOut)")
+        #expect(Double(feedLike.streamed) > 0.95 * Double(feedLike.total), "\(feedLike)")
+    }
+}
