@@ -39,17 +39,14 @@ struct FeedOptions: ParsableArguments {
 
     var source: String { input.flatMap { $0 == "-" ? nil : $0 } ?? "stdin" }
 
-    /// A precomputer for one pass over a stream of posts: each post is laid out once at one
-    /// width, so the shaped-text cache (relayout at other widths) is kept tiny and the
-    /// height cache only catches posts repeated in the stream; the shaped-word cache is
-    /// what pays off. Peak memory stays flat however long the feed.
-    ///
-    /// - Parameter measureOnly: cells without glyph runs, for `measure` (which draws nothing).
-    func streamingPrecomputer(measureOnly: Bool = false) throws -> FeedPrecomputer {
+    /// A precomputer for one pass over a stream of posts: each post is laid out (or
+    /// measured) once at one width, so the shaped-text cache (relayout at other widths) is
+    /// kept tiny and the height cache only catches posts repeated in the stream; the
+    /// shaped-word cache is what pays off. Peak memory stays flat however long the feed.
+    func streamingPrecomputer() throws -> FeedPrecomputer {
         let engine = TextEngine(fonts: try fontOptions.chain(), shapeCache: ShapeCache(maxEntries: 100_000, maxBytes: 32 << 20))
         return FeedPrecomputer(engine: engine, style: cellStyle(),
-                               heightCache: HeightCache(maxEntries: 10_000, maxBytes: 16 << 20), shapedTextLimit: 64,
-                               measureOnly: measureOnly)
+                               heightCache: HeightCache(maxEntries: 10_000, maxBytes: 16 << 20), shapedTextLimit: 64)
     }
 
     func cellStyle() -> FeedCellStyle {

@@ -33,11 +33,10 @@ struct MeasureCommand: ParsableCommand {
     func run() throws {
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        // Nothing is drawn: lines, heights and frames only (no glyph runs).
-        let precomputer = try feed.streamingPrecomputer(measureOnly: true)
+        // Nothing is drawn: heights, line starts and truncation are measured, not laid out.
+        let precomputer = try feed.streamingPrecomputer()
         let engine = precomputer.engine
-        let textOptions = LayoutOptions(width: feed.width, maxLines: feed.maxLines ?? 0, lineSpacing: feed.fontOptions.lineSpacing,
-                                        measureOnly: true)
+        let textOptions = LayoutOptions(width: feed.width, maxLines: feed.maxLines ?? 0, lineSpacing: feed.fontOptions.lineSpacing)
         let textStyle = TextStyle(size: feed.fontOptions.fontSize)
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)
@@ -48,17 +47,18 @@ struct MeasureCommand: ParsableCommand {
         OrderedParallelMap.run(FeedReader(descriptor: descriptor), pool: pool, window: 64 * feed.jobs, transform: { record -> Result<Record, FeedLineError> in
             record.result.flatMap { post in
                 do {
+                    let measured: TextMeasurement?, height: Double, truncated: Bool
                     switch mode {
                     case .cell:
-                        let cell = try precomputer.layout(post, width: width)
-                        let body = cell.element("body")?.text
-                        return .success(Record(id: post.id, height: cell.height, lines: body?.lineCount ?? 0,
-                                               lineStarts: body.map(Self.lineStarts) ?? [], truncated: cell.isTruncated))
+                        let cell = try precomputer.measure(post, width: width)
+                        (measured, height, truncated) = (cell.text("body"), cell.height, cell.isTruncated)
                     case .text:
-                        let text = try engine.layout(AttributedText(post.text, style: textStyle), options: textOptions)
-                        return .success(Record(id: post.id, height: text.size.height, lines: text.lineCount,
-                                               lineStarts: Self.lineStarts(text), truncated: text.isTruncated))
+                        let text = try engine.measure(AttributedText(post.text, style: textStyle), options: textOptions)
+                        (measured, height, truncated) = (text, text.height, text.isTruncated)
                     }
+                    return .success(Record(id: post.id, height: height, lines: measured?.lineCount ?? 0,
+                                           lineStarts: post.text.scalarOffsets(utf16Offsets: measured?.lineStarts ?? []),
+                                           truncated: truncated))
                 } catch {
                     return .failure(FeedLineError(line: record.line, reason: "\(error)"))
                 }
@@ -77,9 +77,5 @@ struct MeasureCommand: ParsableCommand {
         if let failure { throw failure }
         progress.summary("measured", caches: [("word", engine.shapeCache.statistics), ("height", precomputer.heightCache.statistics)])
         if progress.badLines > 0 { throw badLinesExitCode }
-    }
-
-    static func lineStarts(_ layout: TextLayout) -> [Int] {
-        layout.text.scalarOffsets(utf16Offsets: layout.lines.map(\.range.lowerBound))
     }
 }

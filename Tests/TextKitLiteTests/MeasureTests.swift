@@ -70,4 +70,59 @@ import Testing
         #expect(Double(streamed) > 0.5 * Double(compared) && Double(laidOut) > 0.1 * Double(compared), "streamed \(streamed), laid out \(laidOut)")
         #expect(Double(feedLike.streamed) > 0.95 * Double(feedLike.total), "\(feedLike)")
     }
+
+    /// Cell styles: the feed's, and one with natural line heights, other limits and sizes.
+    static let cellStyles: [FeedCellStyle] = {
+        var other = FeedCellStyle()
+        other.lineHeightMode = .natural
+        other.bodyMaxLines = 3
+        other.quoteMaxLines = 0
+        other.bodySize = 19
+        other.lineSpacing = 0.5
+        other.padding = EdgeInsets(top: 5, left: 9, bottom: 11, right: 3)
+        return [FeedCellStyle(), other]
+    }()
+
+    @Test func cellMeasurementsEqualLayouts() throws {
+        let posts = Array(SampleFeed.posts(count: 150, seed: 7))
+            + [FeedPost(id: "empty", author: "", text: ""), FeedPost(id: "q", author: "a", text: "x", quote: "引用\n\n第二段", images: 9)]
+        for style in Self.cellStyles {
+            let engine = TextEngine(fonts: Fixtures.engine.fonts)
+            let precomputer = FeedPrecomputer(engine: engine, style: style, measureOnly: true)
+            for width in [90.0, 214.5, 375, 640] {
+                for post in posts {
+                    let cell = try precomputer.layout(post, width: width)
+                    let measured = try precomputer.measure(post, width: width)
+                    #expect(measured.height == cell.height, "\(post.id) at \(width)")
+                    #expect(measured.isTruncated == cell.isTruncated, "\(post.id) at \(width)")
+                    let texts = cell.elements.compactMap { e in e.text.map { MeasuredText(id: e.id, measurement: TextMeasurement($0)) } }
+                    #expect(measured.texts == texts, "\(post.id) at \(width)")
+                }
+            }
+            #expect(precomputer.measurementCount == posts.count * 4)
+        }
+    }
+
+    @Test func measurementsAreCachedApartFromLayouts() throws {
+        let engine = TextEngine(fonts: Fixtures.engine.fonts)
+        let precomputer = FeedPrecomputer(engine: engine)
+        let posts = Array(SampleFeed.posts(count: 40, seed: 3))
+        let first = try posts.map { try precomputer.measure($0, width: 375) }
+        let shapings = engine.shapeCache.shapingCount
+        let hits = precomputer.heightCache.statistics.hits
+        // Again: every post a height-cache hit, nothing measured or shaped.
+        let second = try posts.map { try precomputer.measure($0, width: 375) }
+        #expect(second == first)
+        #expect(precomputer.measurementCount == posts.count)
+        #expect(precomputer.heightCache.statistics.hits == hits + posts.count)
+        #expect(engine.shapeCache.shapingCount == shapings)
+        // A measurement never stands in for a layout, nor a layout for a measurement.
+        _ = try precomputer.layout(posts[0], width: 375)
+        #expect(precomputer.layoutCount == 1)
+        _ = try precomputer.measure(posts[0], width: 320)
+        #expect(precomputer.measurementCount == posts.count + 1)
+        // Bad widths are refused by name, as for layouts.
+        #expect(throws: LayoutError.self) { try precomputer.measure(posts[0], width: 10) }
+        #expect(throws: LayoutError.self) { try precomputer.measure(posts[0], width: .nan) }
+    }
 }

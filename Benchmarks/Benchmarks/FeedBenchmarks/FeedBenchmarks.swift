@@ -59,7 +59,7 @@ let benchmarks: @Sendable () -> Void = {
         units: Dictionary(uniqueKeysWithValues: Metric.all.map { ($0, BenchmarkUnits.count) }),
         warmupIterations: 1, maxDuration: .seconds(6), maxIterations: 25)
 
-    // 1. Cold: new engine (new shaped-word cache), new height cache, every post laid out.
+    // 1. Cold: new engine (new shaped-word cache), new height cache, every post measured.
     Benchmark("measureCold") { benchmark in
         perPost(benchmark) { LayoutWorkloads.measureCold() }
     }
@@ -67,6 +67,13 @@ let benchmarks: @Sendable () -> Void = {
     // 2. Warm words: engine reused, precomputer (shaped texts, heights) new.
     Benchmark("measureWarmWords") { benchmark, engine in
         perPost(benchmark) { LayoutWorkloads.measureWarmWords(engine: engine) }
+    } setup: {
+        LayoutWorkloads.warmEngine()
+    }
+
+    // 2c. As 2, every post laid out as a measure-only cell layout (frames and lines).
+    Benchmark("cellLayoutWarmWords") { benchmark, engine in
+        perPost(benchmark) { LayoutWorkloads.cellLayoutWarmWords(engine: engine) }
     } setup: {
         LayoutWorkloads.warmEngine()
     }

@@ -41,7 +41,9 @@ if let i = CommandLine.arguments.firstIndex(of: "--profile"), i + 1 < CommandLin
     switch name {
     case "measureCold": work = { LayoutWorkloads.measureCold(fixture.posts) }
     case "measureWarmWords": work = { LayoutWorkloads.measureWarmWords(fixture.posts, engine: fixture.warmEngine) }
-    case "measureWarmWordsFull": work = { LayoutWorkloads.measureWarmWords(fixture.posts, engine: fixture.warmEngine, measureOnly: false) }
+    case "cellLayoutCold": work = { LayoutWorkloads.cellLayoutCold(fixture.posts) }
+    case "cellLayoutWarmWords": work = { LayoutWorkloads.cellLayoutWarmWords(fixture.posts, engine: fixture.warmEngine) }
+    case "cellLayoutWarmWordsFull": work = { LayoutWorkloads.cellLayoutWarmWords(fixture.posts, engine: fixture.warmEngine, measureOnly: false) }
     case "heightCacheHit": work = { LayoutWorkloads.heightCacheHits(fixture.posts, precomputer: fixture.laidOut) }
     case "renderCell2x": work = { Double(RenderWorkloads.renderAll(fixture.cells, with: fixture.warmRenderer)) }
     case "rawHarfBuzz": work = { Double(fixture.harfBuzz.shapeAll(fixture.plans)) }
@@ -127,7 +129,9 @@ print("""
 |---|---|---:|---:|---:|---|
 \(row("1", "measureCold: new engine and caches, 375 pt", \.measureCold, unit: "µs/post"))
 \(row("2", "measureWarmWords: word cache warm, height cache fresh", \.measureWarmWords, unit: "µs/post"))
-\(row("2b", "the same, drawable cells (glyph runs built)", \.measureWarmWordsFull, unit: "µs/post"))
+\(row("1c", "cellLayoutCold: as 1, measure-only cell layouts", \.cellLayoutCold, unit: "µs/post"))
+\(row("2c", "cellLayoutWarmWords: as 2, measure-only cell layouts", \.cellLayoutWarmWords, unit: "µs/post"))
+\(row("2d", "the same, drawable cells (glyph runs built)", \.cellLayoutWarmWordsFull, unit: "µs/post"))
 \(row("3", "heightCacheHit: post already laid out", \.heightCacheHit, unit: "ns/hit", scale: 1, digits: 0))
 \(row("4", "relayoutNewWidth: 375 → 320 pt, shaping reused", \.relayoutNewWidth, unit: "µs/post"))
 \(row("5", "renderCell2x: precomputed cell, warm glyph cache", \.renderCell2x, unit: "µs/post"))
@@ -152,8 +156,12 @@ print("""
 \(ratio("measureCold / rawHarfBuzz, CPU time", results.map { $0.measureCold.cpu / $0.rawHarfBuzz.cpu }, goal: "≤ 1.5×") { $0 <= 1.5 })
 \(ratio("measureCold / rawHarfBuzz, wall time", results.map { $0.measureCold.wall / $0.rawHarfBuzz.wall }, goal: "≤ 1.5×") { $0 <= 1.5 })
 \(ratio("measureWarmWords / rawHarfBuzz, CPU time", results.map { $0.measureWarmWords.cpu / $0.rawHarfBuzz.cpu }, goal: "< 1×") { $0 < 1 })
-\(ratio("measureWarmWords, measure-only / drawable cells, CPU time", results.map { $0.measureWarmWords.cpu / $0.measureWarmWordsFull.cpu }, goal: "< 1×") { $0 < 1 })
 \(ratio("measureWarmWords / rawHarfBuzz, wall time", results.map { $0.measureWarmWords.wall / $0.rawHarfBuzz.wall }, goal: "< 1×") { $0 < 1 })
+\(ratio("measureCold / cellLayoutCold (measuring vs measure-only cells), CPU time", results.map { $0.measureCold.cpu / $0.cellLayoutCold.cpu }, goal: "< 1×") { $0 < 1 })
+\(ratio("measureWarmWords / cellLayoutWarmWords, CPU time", results.map { $0.measureWarmWords.cpu / $0.cellLayoutWarmWords.cpu }, goal: "< 1×") { $0 < 1 })
+\(ratio("cellLayoutWarmWords, measure-only / drawable cells, CPU time", results.map { $0.cellLayoutWarmWords.cpu / $0.cellLayoutWarmWordsFull.cpu }, goal: "< 1×") { $0 < 1 })
+\(ratio("cellLayoutCold / rawHarfBuzz, CPU time (no goal: for comparison)", results.map { $0.cellLayoutCold.cpu / $0.rawHarfBuzz.cpu }, goal: "—") { _ in true })
+\(ratio("cellLayoutWarmWords / rawHarfBuzz, CPU time (no goal: for comparison)", results.map { $0.cellLayoutWarmWords.cpu / $0.rawHarfBuzz.cpu }, goal: "—") { _ in true })
 \(ratio("precompute speedup, 2 workers / 1 (wall)", results.map { $0.precompute1.wall / $0.precompute2.wall }, goal: "≥ 1.8×") { $0 >= 1.8 })
 \(ratio("layout + render speedup, 2 workers / 1 (wall)", results.map { $0.layoutRender1.wall / $0.layoutRender2.wall }, goal: "≥ 1.8×") { $0 >= 1.8 })
 \(ratio("machine ceiling: arithmetic speedup, 2 workers / 1 (wall)", results.map { $0.arithmetic1.wall / $0.arithmetic2.wall }, goal: "≈ 2×") { $0 >= 1.9 })

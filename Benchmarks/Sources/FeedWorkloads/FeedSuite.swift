@@ -39,10 +39,14 @@ public struct Figure: Sendable {
 
 /// One round of every figure, measured back to back so that ratios compare like with like.
 public struct FeedRound: Sendable {
+    /// `FeedPrecomputer.measure` (what `textrender measure` does).
     public var measureCold = Figure()
     public var measureWarmWords = Figure()
-    /// As `measureWarmWords`, with drawable cells (glyph runs built): what measure-only saves.
-    public var measureWarmWordsFull = Figure()
+    /// The same posts as measure-only cell layouts (frames and lines, no glyph runs).
+    public var cellLayoutCold = Figure()
+    public var cellLayoutWarmWords = Figure()
+    /// As `cellLayoutWarmWords`, with drawable cells (glyph runs built).
+    public var cellLayoutWarmWordsFull = Figure()
     /// Per hit.
     public var heightCacheHit = Figure()
     public var relayoutNewWidth = Figure()
@@ -88,8 +92,10 @@ public struct FeedRound: Sendable {
         round.rawHarfBuzz = measure(units: n) { Double(fixture.harfBuzz.shapeAll(fixture.plans) & 0xffff) }
         round.measureCold = measure(units: n) { LayoutWorkloads.measureCold(fixture.posts) }
         round.measureWarmWords = measure(units: n) { LayoutWorkloads.measureWarmWords(fixture.posts, engine: fixture.warmEngine) }
-        round.measureWarmWordsFull = measure(units: n) {
-            LayoutWorkloads.measureWarmWords(fixture.posts, engine: fixture.warmEngine, measureOnly: false)
+        round.cellLayoutCold = measure(units: n) { LayoutWorkloads.cellLayoutCold(fixture.posts) }
+        round.cellLayoutWarmWords = measure(units: n) { LayoutWorkloads.cellLayoutWarmWords(fixture.posts, engine: fixture.warmEngine) }
+        round.cellLayoutWarmWordsFull = measure(units: n) {
+            LayoutWorkloads.cellLayoutWarmWords(fixture.posts, engine: fixture.warmEngine, measureOnly: false)
         }
         round.heightCacheHit = measure(units: n * hitLoops) {
             (0..<hitLoops).reduce(0.0) { t, _ in t + LayoutWorkloads.heightCacheHits(fixture.posts, precomputer: fixture.laidOut) }

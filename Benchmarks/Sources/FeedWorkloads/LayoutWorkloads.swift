@@ -19,17 +19,46 @@ public enum LayoutWorkloads {
         return total
     }
 
+    /// Measures every post once through `precomputer` at `width` (`FeedPrecomputer.measure`:
+    /// what `textrender measure` does per post).
+    ///
+    /// - Returns: the sum of the cell heights.
+    public static func measureAll(_ posts: [FeedPost], with precomputer: FeedPrecomputer,
+                                  width: Double = Feed.width) -> Double {
+        var total = 0.0
+        for post in posts {
+            do {
+                total += try precomputer.measure(post, width: width).height
+            } catch {
+                fatalError("measure of \(post.id): \(error)")
+            }
+        }
+        return total
+    }
+
     /// measureCold: a new engine (new shaped-word cache over the loaded fonts), a new
-    /// measure-only precomputer (cells without glyph runs, as `textrender measure`), every
-    /// post laid out once.
-    public static func measureCold(_ posts: [FeedPost] = Feed.posts, measureOnly: Bool = true) -> Double {
-        layoutAll(posts, with: Feed.precomputer(Feed.coldEngine(), measureOnly: measureOnly))
+    /// precomputer, every post measured once (as `textrender measure`).
+    public static func measureCold(_ posts: [FeedPost] = Feed.posts) -> Double {
+        measureAll(posts, with: Feed.precomputer(Feed.coldEngine()))
     }
 
     /// measureWarmWords: the engine (and so its shaped-word cache) is reused, but the
-    /// measure-only precomputer is new: shaped texts and heights are computed again; words
-    /// are looked up in the engine's cache instead of shaped.
-    public static func measureWarmWords(_ posts: [FeedPost] = Feed.posts, engine: TextEngine, measureOnly: Bool = true) -> Double {
+    /// precomputer is new: every post is measured again; words are looked up in the
+    /// engine's cache instead of shaped.
+    public static func measureWarmWords(_ posts: [FeedPost] = Feed.posts, engine: TextEngine) -> Double {
+        measureAll(posts, with: Feed.precomputer(engine))
+    }
+
+    /// cellLayoutCold: as measureCold, but every post laid out as a measure-only cell
+    /// layout (frames and lines, no glyph runs): what measuring cost before
+    /// `FeedPrecomputer.measure`, and what a cell without drawing costs.
+    public static func cellLayoutCold(_ posts: [FeedPost] = Feed.posts) -> Double {
+        layoutAll(posts, with: Feed.precomputer(Feed.coldEngine(), measureOnly: true))
+    }
+
+    /// cellLayoutWarmWords: as measureWarmWords, with measure-only cell layouts, or with
+    /// drawable ones (glyph runs built) when `measureOnly` is false.
+    public static func cellLayoutWarmWords(_ posts: [FeedPost] = Feed.posts, engine: TextEngine, measureOnly: Bool = true) -> Double {
         layoutAll(posts, with: Feed.precomputer(engine, measureOnly: measureOnly))
     }
 

@@ -12,8 +12,11 @@ public final class FeedPrecomputer: Sendable {
     public let engine: TextEngine
     public let style: FeedCellStyle
     public let heightCache: HeightCache
-    private let shapedCache: BoundedCache<ShapedKey, ShapedText>
+    private let shapedCache: BoundedCache<FieldKey, ShapedText>
+    /// Measurements of the texts that recur across posts (authors, quoted posts, the footer).
+    private let measuredCache: BoundedCache<FieldKey, TextMeasurement>
     private let layouts = Atomic<Int>(0)
+    private let measurements = Atomic<Int>(0)
     private let styleHash: Int
     /// Cells with frames, heights and line counts but no glyph runs (`LayoutOptions.measureOnly`):
     /// for measuring, not drawing.
@@ -21,6 +24,8 @@ public final class FeedPrecomputer: Sendable {
     /// The styles every cell uses, made once from `style` (not for every post).
     private let authorStyle: TextStyle
     private let body: FieldStyles, quote: FieldStyles
+    /// The footer line, the same in every cell.
+    private let footerText: AttributedText
 
     /// A text block's styles: its plain and link text, and its expand token (without the
     /// post's link, which is set per post).
@@ -39,29 +44,33 @@ public final class FeedPrecomputer: Sendable {
     /// A shaped text is a function of its string and its field's style (one per
     /// precomputer), so it is kept by those, not by post: a post laid out at a new width
     /// finds it again, and so does every other post with the same author, the same quoted
-    /// text or the same body.
+    /// text or the same body. A measured text is kept by those and its width.
     ///
     /// Strings are compared and hashed by their UTF-8 bytes, not as `String`s: canonically
     /// equivalent strings ("é" and "e\u{301}") compare equal as `String`s but are not
     /// shaped alike (nor indexed alike), and `String` hashing normalizes, which costs more
     /// than the rest of a lookup. The hash is computed once per key.
-    struct ShapedKey: Hashable, Sendable {
+    struct FieldKey: Hashable, Sendable {
         let field: Field
         let text: String
+        /// The width measured at; 0 for a shaped text (any width).
+        let width: Double
         private let hash: Int
 
-        init(field: Field, text: String) {
+        init(field: Field, text: String, width: Double = 0) {
             self.field = field
             self.text = text
+            self.width = width
             var hasher = Hasher()
             hasher.combine(field)
+            hasher.combine(width)
             var bytes = text
             bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
             hash = hasher.finalize()
         }
 
-        static func == (a: ShapedKey, b: ShapedKey) -> Bool {
-            a.hash == b.hash && a.field == b.field && a.text.utf8.elementsEqual(b.text.utf8)
+        static func == (a: FieldKey, b: FieldKey) -> Bool {
+            a.hash == b.hash && a.field == b.field && a.width == b.width && a.text.utf8.elementsEqual(b.text.utf8)
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
@@ -84,30 +93,52 @@ public final class FeedPrecomputer: Sendable {
         authorStyle = TextStyle(size: style.authorSize, ink: style.textInk)
         body = FieldStyles(size: style.bodySize, style: style)
         quote = FieldStyles(size: style.quoteSize, style: style)
+        footerText = AttributedText(style.footerText, style: TextStyle(size: style.footerSize, ink: style.secondaryInk))
         self.heightCache = heightCache
         shapedCache = BoundedCache(maxCount: shapedTextLimit, maxCost: 256 << 20, shards: 16)
+        measuredCache = BoundedCache(maxCount: shapedTextLimit, maxCost: 16 << 20, shards: 16)
     }
 
     /// The cell layout of a post at a width: from the height cache, or laid out (and cached).
     ///
     /// - Throws: `LayoutError` for an invalid width, scale or style.
     public func layout(_ post: FeedPost, width: Double, scale: Double = 2) throws(LayoutError) -> CellLayout {
+        let key = try cacheKey(post, width: width, scale: scale, kind: measureOnly ? .measureOnly : .drawable)
+        if let cached = heightCache.layout(for: key) { return cached }
+        try style.validate()
+        let (size, elements) = try cellSpec(post, measuring: false).solve(width: width, engine: engine)
+        layouts.add(1, ordering: .relaxed)
+        let cell = CellLayout(postID: post.id, width: width, height: size.height, elements: elements)
+        heightCache.insert(cell, for: key)
+        return cell
+    }
+
+    /// The cell's measurement at a width: its height and each text block's lines, equal to
+    /// the layout's (`layout(_:width:scale:)`) to the bit, from the height cache or measured
+    /// (and cached). Measuring makes no frames, lines, glyph positions or shaped texts: the
+    /// words stream from the itemizer (through the shaped-word cache) into line counts.
+    ///
+    /// - Throws: `LayoutError` for an invalid width or style.
+    public func measure(_ post: FeedPost, width: Double) throws(LayoutError) -> CellMeasurement {
+        let key = try cacheKey(post, width: width, scale: 1, kind: .measurement)
+        if let cached = heightCache.measurement(for: key) { return cached }
+        try style.validate()
+        let (size, texts) = try cellSpec(post, measuring: true).measure(width: width, engine: engine, textMeasurer: self)
+        measurements.add(1, ordering: .relaxed)
+        let cell = CellMeasurement(postID: post.id, width: width, height: size.height, texts: texts)
+        heightCache.insert(cell, for: key)
+        return cell
+    }
+
+    private func cacheKey(_ post: FeedPost, width: Double, scale: Double, kind: HeightCache.Kind) throws(LayoutError) -> HeightCache.Key {
         guard width.isFinite, width > style.padding.horizontal, width <= 1e6 else {
             throw .invalidOption(name: "width", value: "\(width)", reason: "must be a finite number of points wider than the cell padding (\(style.padding.horizontal)) and at most 1000000")
         }
         guard scale.isFinite, scale > 0, scale <= 100 else {
             throw .invalidOption(name: "scale", value: "\(scale)", reason: "must be in (0, 100]")
         }
-        let key = HeightCache.Key(postID: post.id, contentHash: post.contentHash, width: width, scale: scale,
-                                  style: style, styleHash: styleHash, measureOnly: measureOnly)
-        if let cached = heightCache.layout(for: key) { return cached }
-        try style.validate()
-        let spec = cellSpec(post)
-        let (size, elements) = try spec.solve(width: width, engine: engine)
-        layouts.add(1, ordering: .relaxed)
-        let cell = CellLayout(postID: post.id, width: width, height: size.height, elements: elements)
-        heightCache.insert(cell, for: key)
-        return cell
+        return HeightCache.Key(postID: post.id, contentHash: post.contentHash, width: width, scale: scale,
+                               style: style, styleHash: styleHash, kind: kind)
     }
 
     /// Cell layouts for a sequence of posts, computed on `pool`'s workers and delivered to
@@ -186,44 +217,62 @@ public final class FeedPrecomputer: Sendable {
     /// Number of cell layouts computed (height-cache misses that were laid out).
     public var layoutCount: Int { layouts.load(ordering: .relaxed) }
 
+    /// Number of cell measurements computed (height-cache misses that were measured).
+    public var measurementCount: Int { measurements.load(ordering: .relaxed) }
+
     /// Shaped-text cache counters (relayout at a new width hits here).
     public var shapedTextStatistics: CacheStatistics { shapedCache.statistics }
 
     // MARK: - The cell
 
     /// The feed cell's layout spec: avatar and author, body (with the expand token when
-    /// truncated), optional quote box, optional image grid, footer.
-    func cellSpec(_ post: FeedPost) -> LayoutSpec {
+    /// truncated), optional quote box, optional image grid, footer. For measuring, its
+    /// text blocks are attributed texts (measured, never shaped whole); otherwise shaped
+    /// texts from the shaped-text cache.
+    func cellSpec(_ post: FeedPost, measuring: Bool) -> LayoutSpec {
         let s = style
         var rows: [LayoutSpec] = []
         rows.reserveCapacity(5)
         let author = authorStyle
         rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
             .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.avatarFill),
-            .text(id: "author", text: shaped(.author, post.author) { AttributedText($0.isEmpty ? "—" : $0, style: author) },
-                  options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode, measureOnly: measureOnly)),
+            textNode("author", .author, post.author, measuring: measuring,
+                     options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode, measureOnly: measureOnly)) {
+                AttributedText($0.isEmpty ? "—" : $0, style: author)
+            },
         ])))
         if !post.text.isEmpty {
-            rows.append(textBlock("body", post, .body, post.text, styles: body, maxLines: s.bodyMaxLines))
+            rows.append(textBlock("body", post, .body, post.text, styles: body, maxLines: s.bodyMaxLines, measuring: measuring))
         }
         if let quote = post.quote, !quote.isEmpty {
             rows.append(.background(id: "quoteBox", fill: s.quoteFill, .inset(EdgeInsets(all: 8),
-                textBlock("quote", post, .quote, quote, styles: self.quote, maxLines: s.quoteMaxLines))))
+                textBlock("quote", post, .quote, quote, styles: self.quote, maxLines: s.quoteMaxLines, measuring: measuring))))
         }
         if post.images > 0 { rows.append(imageGrid(post.images)) }
-        rows.append(.text(id: "footer", text: footer, options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode,
-                                                                             measureOnly: measureOnly)))
+        let footerOptions = LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode, measureOnly: measureOnly)
+        rows.append(measuring ? .attributedText(id: "footer", text: footerText, options: footerOptions)
+                              : .text(id: "footer", text: footer, options: footerOptions))
         return .inset(s.padding, .stack(StackSpec(axis: .vertical, spacing: s.spacing, children: rows)))
     }
 
     private func textBlock(_ id: String, _ post: FeedPost, _ field: Field, _ string: String, styles: FieldStyles,
-                           maxLines: Int) -> LayoutSpec {
-        let shapedText = shaped(field, string) { FeedTextHighlighter.attributed($0, style: styles.plain, linkStyle: styles.link) }
+                           maxLines: Int, measuring: Bool) -> LayoutSpec {
         var token = styles.token
-        token.setLink("expand:\(post.id)")
-        return .text(id: id, text: shapedText, options: LayoutOptions(
-            maxLines: maxLines, truncationToken: token,
-            lineSpacing: style.lineSpacing, lineHeightMode: style.lineHeightMode, measureOnly: measureOnly))
+        // The link is the post's, for a renderer's hit test; a measurement does not depend on it.
+        if !measuring { token.setLink("expand:\(post.id)") }
+        let options = LayoutOptions(maxLines: maxLines, truncationToken: token, lineSpacing: style.lineSpacing,
+                                    lineHeightMode: style.lineHeightMode, measureOnly: measureOnly)
+        return textNode(id, field, string, measuring: measuring, options: options) {
+            FeedTextHighlighter.attributed($0, style: styles.plain, linkStyle: styles.link)
+        }
+    }
+
+    /// A text block of one field: the attributed text itself for measuring, else its shaped
+    /// text (from the cache when that string was seen before in that field).
+    private func textNode(_ id: String, _ field: Field, _ string: String, measuring: Bool, options: LayoutOptions,
+                          _ text: (String) -> AttributedText) -> LayoutSpec {
+        measuring ? .attributedText(id: id, text: text(string), options: options)
+                  : .text(id: id, text: shaped(field, string, text), options: options)
     }
 
     private func imageGrid(_ count: Int) -> LayoutSpec {
@@ -235,10 +284,9 @@ public final class FeedPrecomputer: Sendable {
 
     private var footer: ShapedText {
         // The same for every post: shaped once per precomputer.
-        let key = ShapedKey(field: .footer, text: "")
+        let key = FieldKey(field: .footer, text: "")
         if let cached = shapedCache.value(for: key, record: false) { return cached }
-        let text = AttributedText(style.footerText, style: TextStyle(size: style.footerSize, ink: style.secondaryInk))
-        let shaped = (try? engine.shape(text)) ?? (try! engine.shape(""))
+        let shaped = (try? engine.shape(footerText)) ?? (try! engine.shape(""))
         shapedCache.insert(shaped, for: key, cost: 1024)
         return shaped
     }
@@ -247,11 +295,31 @@ public final class FeedPrecomputer: Sendable {
     /// before in that field; `text` builds the attributed text from the string only on a
     /// miss (a relayout at a new width neither highlights nor shapes again).
     private func shaped(_ field: Field, _ string: String, _ text: (String) -> AttributedText) -> ShapedText {
-        let key = ShapedKey(field: field, text: string)
+        let key = FieldKey(field: field, text: string)
         if let cached = shapedCache.value(for: key) { return cached }
         // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
         let shaped = (try? engine.shape(text(string))) ?? (try! engine.shape(""))
         shapedCache.insert(shaped, for: key, cost: 512 + shaped.glyphCount * 24)
         return shaped
+    }
+}
+
+extension FeedPrecomputer: SpecTextMeasuring {
+    /// Measures a text block of a cell being measured: bodies as they come (each post has
+    /// its own), the texts that recur across posts (author, quote, footer) through the
+    /// measured-text cache.
+    func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
+        let field: Field
+        switch id {
+        case "author": field = .author
+        case "quote": field = .quote
+        case "footer": field = .footer
+        default: return try engine.measure(text, options: options)
+        }
+        let key = FieldKey(field: field, text: text.string, width: options.width)
+        if let cached = measuredCache.value(for: key) { return cached }
+        let measured = try engine.measure(text, options: options)
+        measuredCache.insert(measured, for: key, cost: 96 + text.string.utf8.count + measured.lineStarts.count * 8)
+        return measured
     }
 }

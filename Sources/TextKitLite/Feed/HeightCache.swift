@@ -1,5 +1,6 @@
-/// Cell layouts by post identity (id and content hash) and everything that affects the
-/// layout (width, cell style, scale): a hit is a hash lookup, never a layout.
+/// Cell layouts and measurements by post identity (id and content hash) and everything
+/// that affects the layout (width, cell style, scale): a hit is a hash lookup, never a
+/// layout.
 /// Thread-safe, bounded by entries and bytes, with hit/miss/eviction counters.
 public final class HeightCache: Sendable {
     struct Key: Hashable, Sendable {
@@ -11,12 +12,13 @@ public final class HeightCache: Sendable {
         /// `style.hashValue`, computed once per precomputer: equal styles still compare
         /// equal, but a lookup does not hash every field of the style again.
         var styleHash: Int
-        /// Measure-only cells (no glyph runs) never stand in for drawable ones.
-        var measureOnly: Bool
+        /// Measure-only cells (no glyph runs) never stand in for drawable ones, nor
+        /// measurements for cells.
+        var kind: Kind
 
         static func == (a: Key, b: Key) -> Bool {
             a.contentHash == b.contentHash && a.width == b.width && a.scale == b.scale && a.postID == b.postID
-                && a.measureOnly == b.measureOnly && a.styleHash == b.styleHash && a.style == b.style
+                && a.kind == b.kind && a.styleHash == b.styleHash && a.style == b.style
         }
 
         func hash(into hasher: inout Hasher) {
@@ -25,19 +27,39 @@ public final class HeightCache: Sendable {
             hasher.combine(width)
             hasher.combine(scale)
             hasher.combine(styleHash)
-            hasher.combine(measureOnly)
+            hasher.combine(kind)
         }
     }
 
-    private let cache: BoundedCache<Key, CellLayout>
+    enum Kind: Hashable, Sendable { case drawable, measureOnly, measurement }
+
+    private enum Entry: Sendable {
+        case layout(CellLayout)
+        case measurement(CellMeasurement)
+    }
+
+    private let cache: BoundedCache<Key, Entry>
 
     public init(maxEntries: Int = 100_000, maxBytes: Int = 128 << 20) {
         cache = BoundedCache(maxCount: maxEntries, maxCost: maxBytes, shards: 16)
     }
 
-    func layout(for key: Key) -> CellLayout? { cache.value(for: key) }
+    func layout(for key: Key) -> CellLayout? {
+        guard case .layout(let layout)? = cache.value(for: key) else { return nil }
+        return layout
+    }
 
-    func insert(_ layout: CellLayout, for key: Key) { cache.insert(layout, for: key, cost: layout.estimatedBytes) }
+    func insert(_ layout: CellLayout, for key: Key) { cache.insert(.layout(layout), for: key, cost: layout.estimatedBytes) }
+
+    func measurement(for key: Key) -> CellMeasurement? {
+        guard case .measurement(let measurement)? = cache.value(for: key) else { return nil }
+        return measurement
+    }
+
+    func insert(_ measurement: CellMeasurement, for key: Key) {
+        let cost = measurement.texts.reduce(128 + measurement.postID.utf8.count) { $0 + 64 + $1.measurement.lineStarts.count * 8 }
+        cache.insert(.measurement(measurement), for: key, cost: cost)
+    }
 
     public var statistics: CacheStatistics { cache.statistics }
 

@@ -6,6 +6,9 @@ public indirect enum LayoutSpec: Sendable {
     case box(id: String, size: Size, fill: UInt8)
     /// A text block as wide as the space its parent gives it, as tall as its lines.
     case text(id: String, text: ShapedText, options: LayoutOptions)
+    /// A text block given unshaped: shaped and laid out when the spec is solved, only
+    /// measured (`TextEngine.measure`: no lines made) when the spec is measured.
+    case attributedText(id: String, text: AttributedText, options: LayoutOptions)
     /// Children side by side (horizontal) or one under another (vertical).
     case stack(StackSpec)
     /// The child, inset by the given amounts.
@@ -72,6 +75,32 @@ public struct CellElement: Sendable, Codable {
     public var text: TextLayout?
 }
 
+/// A text block's measurement in a measured spec.
+public struct MeasuredText: Sendable, Hashable, Codable {
+    public var id: String
+    public var measurement: TextMeasurement
+
+    public init(id: String, measurement: TextMeasurement) {
+        self.id = id
+        self.measurement = measurement
+    }
+}
+
+/// Measures the attributed text blocks of a spec being measured: `TextEngine.measure`, or a
+/// cache in front of it.
+protocol SpecTextMeasuring {
+    func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement
+}
+
+/// What placing a spec makes: frames (solving), or text measurements only (measuring).
+private struct Placement {
+    let measuring: Bool
+    /// Measures attributed text blocks when measuring (nil: `TextEngine.measure`).
+    var textMeasurer: (any SpecTextMeasuring)?
+    var elements: [CellElement] = []
+    var texts: [MeasuredText] = []
+}
+
 extension LayoutSpec {
     /// Solves the spec at a width: frames for every element, in drawing order.
     ///
@@ -80,17 +109,34 @@ extension LayoutSpec {
     ///
     /// - Throws: `LayoutError` from a text block's layout.
     public func solve(width: Double, engine: TextEngine) throws(LayoutError) -> (size: Size, elements: [CellElement]) {
-        var elements: [CellElement] = []
+        var placement = Placement(measuring: false)
         // One allocation, no regrowth (a hint: clamped, so a huge grid does not allocate up front).
-        elements.reserveCapacity(min(max(0, elementCount), 1024))
-        let size = try place(x: 0, y: 0, width: width, engine: engine, into: &elements)
-        return (size, elements)
+        placement.elements.reserveCapacity(min(max(0, elementCount), 1024))
+        let size = try place(x: 0, y: 0, width: width, engine: engine, into: &placement)
+        return (size, placement.elements)
+    }
+
+    /// Measures the spec at a width: the size `solve` gives, and each text block's
+    /// measurement in order, without frames, lines or glyphs (attributed text blocks are
+    /// measured by `TextEngine.measure`, shaped ones from their layouts).
+    ///
+    /// - Throws: `LayoutError` from a text block's measurement.
+    public func measure(width: Double, engine: TextEngine) throws(LayoutError) -> (size: Size, texts: [MeasuredText]) {
+        try measure(width: width, engine: engine, textMeasurer: nil)
+    }
+
+    /// `measure(width:engine:)` with the attributed text blocks measured by `textMeasurer`.
+    func measure(width: Double, engine: TextEngine,
+                 textMeasurer: (any SpecTextMeasuring)?) throws(LayoutError) -> (size: Size, texts: [MeasuredText]) {
+        var placement = Placement(measuring: true, textMeasurer: textMeasurer)
+        let size = try place(x: 0, y: 0, width: width, engine: engine, into: &placement)
+        return (size, placement.texts)
     }
 
     /// Number of elements `place` makes (wrapping: a capacity hint, never trapping).
     private var elementCount: Int {
         switch self {
-        case .box, .text: 1
+        case .box, .text, .attributedText: 1
         case .inset(_, let child): child.elementCount
         case .background(_, _, let child): 1 &+ child.elementCount
         case .stack(let stack): stack.children.reduce(0) { $0 &+ $1.elementCount }
@@ -102,7 +148,7 @@ extension LayoutSpec {
     fileprivate var fixedWidth: Double? {
         switch self {
         case .box(_, let size, _): size.width
-        case .text: nil
+        case .text, .attributedText: nil
         case .inset(let insets, let child): child.fixedWidth.map { $0 + insets.horizontal }
         case .background(_, _, let child): child.fixedWidth
         case .grid: nil
@@ -116,36 +162,47 @@ extension LayoutSpec {
     }
 
     fileprivate func place(x: Double, y: Double, width: Double, engine: TextEngine,
-                       into elements: inout [CellElement]) throws(LayoutError) -> Size {
+                           into placement: inout Placement) throws(LayoutError) -> Size {
         switch self {
         case .box(let id, let size, let fill):
-            elements.append(CellElement(id: id, kind: .box, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill))
+            if !placement.measuring {
+                placement.elements.append(CellElement(id: id, kind: .box, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill))
+            }
             return size
         case .text(let id, let text, var options):
             options.width = max(width, 1e-3)
             let layout = try engine.layout(text, options: options)
-            elements.append(CellElement(id: id, kind: .text, frame: Rect(x: x, y: y, width: layout.size.width, height: layout.size.height), text: layout))
-            return layout.size
+            return placement.add(id, layout, x: x, y: y)
+        case .attributedText(let id, let text, var options):
+            options.width = max(width, 1e-3)
+            guard placement.measuring else { return try placement.add(id, engine.layout(text, options: options), x: x, y: y) }
+            let measurement = if let textMeasurer = placement.textMeasurer {
+                try textMeasurer.measure(id: id, text: text, options: options, engine: engine)
+            } else {
+                try engine.measure(text, options: options)
+            }
+            placement.texts.append(MeasuredText(id: id, measurement: measurement))
+            return Size(width: options.width, height: measurement.height)
         case .inset(let insets, let child):
             let inner = try child.place(x: x + insets.left, y: y + insets.top, width: max(0, width - insets.horizontal),
-                                        engine: engine, into: &elements)
+                                        engine: engine, into: &placement)
             return Size(width: inner.width + insets.horizontal, height: inner.height + insets.vertical)
         case .background(let id, let fill, let child):
-            let index = elements.count
-            elements.append(CellElement(id: id, kind: .box, frame: .zero, fill: fill))
-            let size = try child.place(x: x, y: y, width: width, engine: engine, into: &elements)
-            elements[index].frame = Rect(x: x, y: y, width: width, height: size.height)
+            let index = placement.elements.count
+            if !placement.measuring { placement.elements.append(CellElement(id: id, kind: .box, frame: .zero, fill: fill)) }
+            let size = try child.place(x: x, y: y, width: width, engine: engine, into: &placement)
+            if !placement.measuring { placement.elements[index].frame = Rect(x: x, y: y, width: width, height: size.height) }
             return Size(width: width, height: size.height)
         case .stack(let stack):
-            return try stack.place(x: x, y: y, width: width, engine: engine, into: &elements)
+            return try stack.place(x: x, y: y, width: width, engine: engine, into: &placement)
         case .grid(let grid):
             let columns = max(1, grid.columns)
             let rows = (max(0, grid.count) + columns - 1) / columns
             let side = max(0, min(width * grid.maxSideFraction, (width - grid.spacing * Double(columns - 1)) / Double(columns)))
-            for i in 0..<max(0, grid.count) {
+            for i in 0..<(placement.measuring ? 0 : max(0, grid.count)) {
                 let frame = Rect(x: x + Double(i % columns) * (side + grid.spacing), y: y + Double(i / columns) * (side + grid.spacing),
                                  width: side, height: side)
-                elements.append(CellElement(id: "\(grid.idPrefix)\(i)", kind: .box, frame: frame, fill: grid.fill))
+                placement.elements.append(CellElement(id: "\(grid.idPrefix)\(i)", kind: .box, frame: frame, fill: grid.fill))
             }
             let height = rows == 0 ? 0 : Double(rows) * side + Double(rows - 1) * grid.spacing
             return Size(width: width, height: height)
@@ -153,9 +210,22 @@ extension LayoutSpec {
     }
 }
 
+extension Placement {
+    /// A text block's layout: its element when solving, its measurement when measuring.
+    mutating func add(_ id: String, _ layout: TextLayout, x: Double, y: Double) -> Size {
+        if measuring {
+            texts.append(MeasuredText(id: id, measurement: TextMeasurement(layout)))
+        } else {
+            elements.append(CellElement(id: id, kind: .text, frame: Rect(x: x, y: y, width: layout.size.width, height: layout.size.height),
+                                        text: layout))
+        }
+        return layout.size
+    }
+}
+
 extension StackSpec {
     fileprivate func place(x: Double, y: Double, width: Double, engine: TextEngine,
-                           into elements: inout [CellElement]) throws(LayoutError) -> Size {
+                           into placement: inout Placement) throws(LayoutError) -> Size {
         let gaps = spacing * Double(max(0, children.count - 1))
         var placed: [(range: Range<Int>, size: Size)] = []
         placed.reserveCapacity(children.count)
@@ -163,15 +233,15 @@ extension StackSpec {
         case .vertical:
             var cursor = y
             for child in children {
-                let start = elements.count
-                let size = try child.place(x: x, y: cursor, width: width, engine: engine, into: &elements)
-                placed.append((start..<elements.count, size))
+                let start = placement.elements.count
+                let size = try child.place(x: x, y: cursor, width: width, engine: engine, into: &placement)
+                placed.append((start..<placement.elements.count, size))
                 cursor += size.height + spacing
             }
             // Cross-axis alignment of children narrower than the stack.
             for (range, size) in placed {
                 let dx = alignment == .center ? (width - size.width) / 2 : alignment == .end ? width - size.width : 0
-                if dx > 0 { for i in range { elements[i].frame = elements[i].frame.offsetBy(dx: dx, dy: 0) } }
+                if dx > 0 { for i in range { placement.elements[i].frame = placement.elements[i].frame.offsetBy(dx: dx, dy: 0) } }
             }
             let height = placed.reduce(0) { $0 + $1.size.height } + (placed.isEmpty ? 0 : gaps)
             return Size(width: width, height: height)
@@ -183,15 +253,15 @@ extension StackSpec {
             let share = flexible > 0 ? max(0, (width - fixedTotal - gaps) / Double(flexible)) : 0
             var cursor = x
             for child in children {
-                let start = elements.count
-                let size = try child.place(x: cursor, y: y, width: child.fixedWidth ?? share, engine: engine, into: &elements)
-                placed.append((start..<elements.count, size))
+                let start = placement.elements.count
+                let size = try child.place(x: cursor, y: y, width: child.fixedWidth ?? share, engine: engine, into: &placement)
+                placed.append((start..<placement.elements.count, size))
                 cursor += size.width + spacing
             }
             let height = placed.map(\.size.height).max() ?? 0
             for (range, size) in placed {
                 let dy = alignment == .center ? (height - size.height) / 2 : alignment == .end ? height - size.height : 0
-                if dy > 0 { for i in range { elements[i].frame = elements[i].frame.offsetBy(dx: 0, dy: dy) } }
+                if dy > 0 { for i in range { placement.elements[i].frame = placement.elements[i].frame.offsetBy(dx: 0, dy: dy) } }
             }
             return Size(width: width, height: height)
         }

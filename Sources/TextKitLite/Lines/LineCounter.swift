@@ -92,7 +92,7 @@ struct LineCounter: PieceSink {
             unitSpaceHangs.append(piece.hang)
         } else {
             unitSolidHang = piece.hang
-            unitSpaceHangs.removeAll(keepingCapacity: true)
+            if !unitSpaceHangs.isEmpty { unitSpaceHangs.removeAll(keepingCapacity: true) }
         }
         if let fonts = naturalFonts, piece.fontIndex < 0 || piece.fontIndex != previousFont || piece.size != previousSize {
             (previousFont, previousSize) = (piece.fontIndex, piece.size)
@@ -127,7 +127,7 @@ struct LineCounter: PieceSink {
         unitWidth = 0
         unitIsEmpty = true
         unitSolidHang = nil
-        unitSpaceHangs.removeAll(keepingCapacity: true)
+        if !unitSpaceHangs.isEmpty { unitSpaceHangs.removeAll(keepingCapacity: true) }
         unit = Metrics()
         previousFont = -1  // the next unit's metrics start afresh
     }
