@@ -21,26 +21,11 @@ public final class FeedPrecomputer: Sendable {
     /// Cells with frames, heights and line counts but no glyph runs (`LayoutOptions.measureOnly`):
     /// for measuring, not drawing.
     public let measureOnly: Bool
-    /// The styles every cell uses, made once from `style` (not for every post).
-    private let authorStyle: TextStyle
-    private let body: FieldStyles, quote: FieldStyles
-    /// The footer line, the same in every cell.
-    private let footerText: AttributedText
-
-    /// A text block's styles: its plain and link text, and its expand token (without the
-    /// post's link, which is set per post).
-    private struct FieldStyles: Sendable {
-        let plain: TextStyle
-        let link: TextStyle
-        let token: AttributedText
-
-        init(size: Double, style: FeedCellStyle) {
-            plain = TextStyle(size: size, ink: style.textInk)
-            link = TextStyle(size: size, ink: style.linkInk)
-            token = AttributedText(style.expandToken, style: link)
-        }
-    }
-
+    /// How a cell is composed: its spec and the styled text of each field.
+    private let cell: FeedCellSpec
+    /// Measuring specs by shape: [has body][has quote][images], for up to `templateImages` images.
+    private let templates: [[[LayoutSpec]]]
+    private static let templateImages = 10
     /// A shaped text is a function of its string and its field's style (one per
     /// precomputer), so it is kept by those, not by post: a post laid out at a new width
     /// finds it again, and so does every other post with the same author, the same quoted
@@ -77,7 +62,7 @@ public final class FeedPrecomputer: Sendable {
         var hashValue: Int { hash }
     }
 
-    enum Field: Hashable, Sendable { case author, body, quote, footer }
+    typealias Field = FeedCellSpec.Field
 
     /// - Parameters:
     ///   - shapedTextLimit: most shaped texts kept (for relayout at other widths, and for
@@ -90,10 +75,13 @@ public final class FeedPrecomputer: Sendable {
         self.measureOnly = measureOnly
         self.style = style
         styleHash = style.hashValue
-        authorStyle = TextStyle(size: style.authorSize, ink: style.textInk)
-        body = FieldStyles(size: style.bodySize, style: style)
-        quote = FieldStyles(size: style.quoteSize, style: style)
-        footerText = AttributedText(style.footerText, style: TextStyle(size: style.footerSize, ink: style.secondaryInk))
+        let cell = FeedCellSpec(style: style, measureOnly: measureOnly)
+        self.cell = cell
+        templates = [false, true].map { hasBody in
+            [false, true].map { hasQuote in
+                (0..<Self.templateImages).map { cell.measuringSpec(FeedCellSpec.Shape(hasBody: hasBody, hasQuote: hasQuote, images: $0)) }
+            }
+        }
         self.heightCache = heightCache
         shapedCache = BoundedCache(maxCount: shapedTextLimit, maxCost: 256 << 20, shards: 16)
         measuredCache = BoundedCache(maxCount: shapedTextLimit, maxCost: 16 << 20, shards: 16)
@@ -106,7 +94,7 @@ public final class FeedPrecomputer: Sendable {
         let key = try cacheKey(post, width: width, scale: scale, kind: measureOnly ? .measureOnly : .drawable)
         if let cached = heightCache.layout(for: key) { return cached }
         try style.validate()
-        let (size, elements) = try cellSpec(post, measuring: false).solve(width: width, engine: engine)
+        let (size, elements) = try cellSpec(post).solve(width: width, engine: engine)
         layouts.add(1, ordering: .relaxed)
         let cell = CellLayout(postID: post.id, width: width, height: size.height, elements: elements)
         heightCache.insert(cell, for: key)
@@ -123,7 +111,8 @@ public final class FeedPrecomputer: Sendable {
         let key = try cacheKey(post, width: width, scale: 1, kind: .measurement)
         if let cached = heightCache.measurement(for: key) { return cached }
         try style.validate()
-        let (size, texts) = try cellSpec(post, measuring: true).measure(width: width, engine: engine, textMeasurer: self)
+        let (size, texts) = try measuringSpec(FeedCellSpec.Shape(post)).measure(width: width, engine: engine,
+                                                                       textMeasurer: PostTexts(precomputer: self, post: post))
         measurements.add(1, ordering: .relaxed)
         let cell = CellMeasurement(postID: post.id, width: width, height: size.height, texts: texts)
         heightCache.insert(cell, for: key)
@@ -225,101 +214,56 @@ public final class FeedPrecomputer: Sendable {
 
     // MARK: - The cell
 
-    /// The feed cell's layout spec: avatar and author, body (with the expand token when
-    /// truncated), optional quote box, optional image grid, footer. For measuring, its
-    /// text blocks are attributed texts (measured, never shaped whole); otherwise shaped
-    /// texts from the shaped-text cache.
-    func cellSpec(_ post: FeedPost, measuring: Bool) -> LayoutSpec {
-        let s = style
-        var rows: [LayoutSpec] = []
-        rows.reserveCapacity(5)
-        let author = authorStyle
-        rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
-            .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.avatarFill),
-            textNode("author", .author, post.author, measuring: measuring,
-                     options: LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode, measureOnly: measureOnly)) {
-                AttributedText($0.isEmpty ? "—" : $0, style: author)
-            },
-        ])))
-        if !post.text.isEmpty {
-            rows.append(textBlock("body", post, .body, post.text, styles: body, maxLines: s.bodyMaxLines, measuring: measuring))
-        }
-        if let quote = post.quote, !quote.isEmpty {
-            rows.append(.background(id: "quoteBox", fill: s.quoteFill, .inset(EdgeInsets(all: 8),
-                textBlock("quote", post, .quote, quote, styles: self.quote, maxLines: s.quoteMaxLines, measuring: measuring))))
-        }
-        if post.images > 0 { rows.append(imageGrid(post.images)) }
-        let footerOptions = LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode, measureOnly: measureOnly)
-        rows.append(measuring ? .attributedText(id: "footer", text: footerText, options: footerOptions)
-                              : .text(id: "footer", text: footer, options: footerOptions))
-        return .inset(s.padding, .stack(StackSpec(axis: .vertical, spacing: s.spacing, children: rows)))
-    }
-
-    private func textBlock(_ id: String, _ post: FeedPost, _ field: Field, _ string: String, styles: FieldStyles,
-                           maxLines: Int, measuring: Bool) -> LayoutSpec {
-        var token = styles.token
-        // The link is the post's, for a renderer's hit test; a measurement does not depend on it.
-        if !measuring { token.setLink("expand:\(post.id)") }
-        let options = LayoutOptions(maxLines: maxLines, truncationToken: token, lineSpacing: style.lineSpacing,
-                                    lineHeightMode: style.lineHeightMode, measureOnly: measureOnly)
-        return textNode(id, field, string, measuring: measuring, options: options) {
-            FeedTextHighlighter.attributed($0, style: styles.plain, linkStyle: styles.link)
+    /// The cell spec of a post, its text blocks shaped (from the shaped-text cache), the
+    /// expand token linked to the post.
+    func cellSpec(_ post: FeedPost) -> LayoutSpec {
+        cell.spec(FeedCellSpec.Shape(post)) { field, options in
+            var options = options
+            options.truncationToken?.setLink("expand:\(post.id)")
+            return .text(id: field.rawValue, text: shaped(field, field.string(of: post)), options: options)
         }
     }
 
-    /// A text block of one field: the attributed text itself for measuring, else its shaped
-    /// text (from the cache when that string was seen before in that field).
-    private func textNode(_ id: String, _ field: Field, _ string: String, measuring: Bool, options: LayoutOptions,
-                          _ text: (String) -> AttributedText) -> LayoutSpec {
-        measuring ? .attributedText(id: id, text: text(string), options: options)
-                  : .text(id: id, text: shaped(field, string, text), options: options)
-    }
-
-    private func imageGrid(_ count: Int) -> LayoutSpec {
-        // One image: a large square; 2 and 4: two columns; otherwise three (as Weibo does).
-        let columns = count == 1 ? 1 : (count == 2 || count == 4) ? 2 : 3
-        return .grid(GridSpec(idPrefix: "image", count: count, columns: columns, spacing: style.imageSpacing,
-                              fill: style.imageFill, maxSideFraction: count == 1 ? 0.6 : 1))
-    }
-
-    private var footer: ShapedText {
-        // The same for every post: shaped once per precomputer.
-        let key = FieldKey(field: .footer, text: "")
-        if let cached = shapedCache.value(for: key, record: false) { return cached }
-        let shaped = (try? engine.shape(footerText)) ?? (try! engine.shape(""))
-        shapedCache.insert(shaped, for: key, cost: 1024)
-        return shaped
+    /// The measuring spec of a post's shape (made once per shape).
+    private func measuringSpec(_ shape: FeedCellSpec.Shape) -> LayoutSpec {
+        guard shape.images < Self.templateImages else { return cell.measuringSpec(shape) }
+        return templates[shape.hasBody ? 1 : 0][shape.hasQuote ? 1 : 0][shape.images]
     }
 
     /// The shaped text of one field's string, from the cache when that string was seen
-    /// before in that field; `text` builds the attributed text from the string only on a
-    /// miss (a relayout at a new width neither highlights nor shapes again).
-    private func shaped(_ field: Field, _ string: String, _ text: (String) -> AttributedText) -> ShapedText {
+    /// before in that field; the attributed text is made from the string only on a miss (a
+    /// relayout at a new width neither highlights nor shapes again).
+    private func shaped(_ field: Field, _ string: String) -> ShapedText {
         let key = FieldKey(field: field, text: string)
-        if let cached = shapedCache.value(for: key) { return cached }
+        // The footer is the same for every post: not counted.
+        if let cached = shapedCache.value(for: key, record: field != .footer) { return cached }
         // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
-        let shaped = (try? engine.shape(text(string))) ?? (try! engine.shape(""))
+        let shaped = (try? engine.shape(cell.attributedText(field, string))) ?? (try! engine.shape(""))
         shapedCache.insert(shaped, for: key, cost: 512 + shaped.glyphCount * 24)
         return shaped
     }
+
+    /// A field of a post measured with the options its spec gives it: a body as it comes
+    /// (each post has its own), the texts that recur across posts (author, quote, footer)
+    /// through the measured-text cache, made into attributed texts only on a miss.
+    fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions) throws(LayoutError) -> TextMeasurement {
+        let string = field.string(of: post)
+        guard field != .body else { return try engine.measure(cell.attributedText(field, string), options: options) }
+        let key = FieldKey(field: field, text: string, width: options.width)
+        if let cached = measuredCache.value(for: key, record: field != .footer) { return cached }
+        let measured = try engine.measure(cell.attributedText(field, string), options: options)
+        measuredCache.insert(measured, for: key, cost: 96 + string.utf8.count + measured.lineStarts.count * 8)
+        return measured
+    }
 }
 
-extension FeedPrecomputer: SpecTextMeasuring {
-    /// Measures a text block of a cell being measured: bodies as they come (each post has
-    /// its own), the texts that recur across posts (author, quote, footer) through the
-    /// measured-text cache.
+/// The texts of one post, measured by field into the cell's measuring spec.
+private struct PostTexts: SpecTextMeasuring {
+    let precomputer: FeedPrecomputer
+    let post: FeedPost
+
     func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
-        let field: Field
-        switch id {
-        case "author": field = .author
-        case "quote": field = .quote
-        case "footer": field = .footer
-        default: return try engine.measure(text, options: options)
-        }
-        let key = FieldKey(field: field, text: text.string, width: options.width)
-        if let cached = measuredCache.value(for: key) { return cached }
-        let measured = try engine.measure(text, options: options)
-        measuredCache.insert(measured, for: key, cost: 96 + text.string.utf8.count + measured.lineStarts.count * 8)
-        return measured
+        guard let field = FeedCellSpec.Field(rawValue: id) else { return try engine.measure(text, options: options) }
+        return try precomputer.measure(field, of: post, options: options)
     }
 }

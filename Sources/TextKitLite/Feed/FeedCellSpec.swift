@@ -1,0 +1,115 @@
+/// How a feed cell is composed from a post, for one cell style: its layout spec (avatar
+/// and author, body with the expand token when truncated, optional quote box, optional
+/// image grid, footer) and the styled text of each of its text blocks.
+struct FeedCellSpec: Sendable {
+    /// A cell's text blocks; the raw value is the block's element id.
+    enum Field: String, Hashable, Sendable {
+        case author, body, quote, footer
+
+        /// The field's string in a post ("" for the footer, the same in every cell).
+        func string(of post: FeedPost) -> String {
+            switch self {
+            case .author: post.author
+            case .body: post.text
+            case .quote: post.quote ?? ""
+            case .footer: ""
+            }
+        }
+    }
+
+    /// Which rows a cell has: the shape of its spec, the same for every post with these.
+    struct Shape: Hashable, Sendable {
+        var hasBody: Bool
+        var hasQuote: Bool
+        var images: Int
+
+        init(_ post: FeedPost) {
+            self.init(hasBody: !post.text.isEmpty, hasQuote: !(post.quote ?? "").isEmpty, images: post.images)
+        }
+
+        init(hasBody: Bool, hasQuote: Bool, images: Int) {
+            self.hasBody = hasBody
+            self.hasQuote = hasQuote
+            self.images = max(0, images)
+        }
+    }
+
+    /// A text block's styles: its plain and link text, and its expand token (without the
+    /// post's link, which is set per post).
+    private struct BlockStyles: Sendable {
+        let plain: TextStyle
+        let link: TextStyle
+        let token: AttributedText
+
+        init(size: Double, style: FeedCellStyle) {
+            plain = TextStyle(size: size, ink: style.textInk)
+            link = TextStyle(size: size, ink: style.linkInk)
+            token = AttributedText(style.expandToken, style: link)
+        }
+    }
+
+    let style: FeedCellStyle
+    let measureOnly: Bool
+    // The styles every cell uses, made once (not for every post).
+    private let authorStyle: TextStyle
+    private let body: BlockStyles, quote: BlockStyles
+    private let footer: AttributedText
+
+    init(style: FeedCellStyle, measureOnly: Bool) {
+        self.style = style
+        self.measureOnly = measureOnly
+        authorStyle = TextStyle(size: style.authorSize, ink: style.textInk)
+        body = BlockStyles(size: style.bodySize, style: style)
+        quote = BlockStyles(size: style.quoteSize, style: style)
+        footer = AttributedText(style.footerText, style: TextStyle(size: style.footerSize, ink: style.secondaryInk))
+    }
+
+    /// The cell's spec for posts of `shape`; `text` makes each text block from its field
+    /// and the options the cell gives it.
+    func spec(_ shape: Shape, text: (Field, LayoutOptions) -> LayoutSpec) -> LayoutSpec {
+        let s = style
+        var rows: [LayoutSpec] = []
+        rows.reserveCapacity(5)
+        let line = LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode, measureOnly: measureOnly)
+        rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
+            .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.avatarFill),
+            text(.author, line),
+        ])))
+        if shape.hasBody { rows.append(text(.body, blockOptions(body, maxLines: s.bodyMaxLines))) }
+        if shape.hasQuote {
+            rows.append(.background(id: "quoteBox", fill: s.quoteFill, .inset(EdgeInsets(all: 8),
+                text(.quote, blockOptions(quote, maxLines: s.quoteMaxLines)))))
+        }
+        if shape.images > 0 { rows.append(imageGrid(shape.images)) }
+        rows.append(text(.footer, line))
+        return .inset(s.padding, .stack(StackSpec(axis: .vertical, spacing: s.spacing, children: rows)))
+    }
+
+    /// The spec for measuring posts of `shape`: its text blocks are placeholders, each
+    /// measured from its field of the post being measured.
+    func measuringSpec(_ shape: Shape) -> LayoutSpec {
+        spec(shape) { field, options in .attributedText(id: field.rawValue, text: AttributedText(""), options: options) }
+    }
+
+    /// A field's string styled: links highlighted in the body and the quote.
+    func attributedText(_ field: Field, _ string: String) -> AttributedText {
+        switch field {
+        case .author: AttributedText(string.isEmpty ? "—" : string, style: authorStyle)
+        case .body: FeedTextHighlighter.attributed(string, style: body.plain, linkStyle: body.link)
+        case .quote: FeedTextHighlighter.attributed(string, style: quote.plain, linkStyle: quote.link)
+        case .footer: footer
+        }
+    }
+
+    private func blockOptions(_ styles: BlockStyles, maxLines: Int) -> LayoutOptions {
+        LayoutOptions(maxLines: maxLines, truncationToken: styles.token, lineSpacing: style.lineSpacing,
+                      lineHeightMode: style.lineHeightMode, measureOnly: measureOnly)
+    }
+
+    private func imageGrid(_ count: Int) -> LayoutSpec {
+        // One image: a large square; 2 and 4: two columns; otherwise three (as Weibo does).
+        let columns = count == 1 ? 1 : (count == 2 || count == 4) ? 2 : 3
+        return .grid(GridSpec(idPrefix: "image", count: count, columns: columns, spacing: style.imageSpacing,
+                              fill: style.imageFill, maxSideFraction: count == 1 ? 0.6 : 1))
+    }
+}
