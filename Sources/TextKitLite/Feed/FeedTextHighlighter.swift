@@ -44,6 +44,8 @@ enum FeedTextHighlighter {
             }
             return j < units.count && units[j] == 0x23 && j > i + 1 ? j + 1 : nil
         case 0x68:  // "h": http:// or https://
+            // Most "h"s start a word, not a URL: "http" is checked before anything else.
+            guard i + 4 <= units.count, units[i + 1] == 0x74, units[i + 2] == 0x74, units[i + 3] == 0x70 else { return nil }
             for prefix in [Self.https, Self.http] where matches(units, at: i, prefix) {
                 let start = i + prefix.count
                 var j = start

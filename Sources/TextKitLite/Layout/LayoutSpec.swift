@@ -227,15 +227,17 @@ extension StackSpec {
     fileprivate func place(x: Double, y: Double, width: Double, engine: TextEngine,
                            into placement: inout Placement) throws(LayoutError) -> Size {
         let gaps = spacing * Double(max(0, children.count - 1))
+        // Children's element ranges and sizes, for cross-axis alignment (no elements when measuring).
         var placed: [(range: Range<Int>, size: Size)] = []
-        placed.reserveCapacity(children.count)
+        if !placement.measuring { placed.reserveCapacity(children.count) }
         switch axis {
         case .vertical:
-            var cursor = y
+            var cursor = y, height = 0.0
             for child in children {
                 let start = placement.elements.count
                 let size = try child.place(x: x, y: cursor, width: width, engine: engine, into: &placement)
-                placed.append((start..<placement.elements.count, size))
+                if !placement.measuring { placed.append((start..<placement.elements.count, size)) }
+                height += size.height
                 cursor += size.height + spacing
             }
             // Cross-axis alignment of children narrower than the stack.
@@ -243,22 +245,21 @@ extension StackSpec {
                 let dx = alignment == .center ? (width - size.width) / 2 : alignment == .end ? width - size.width : 0
                 if dx > 0 { for i in range { placement.elements[i].frame = placement.elements[i].frame.offsetBy(dx: dx, dy: 0) } }
             }
-            let height = placed.reduce(0) { $0 + $1.size.height } + (placed.isEmpty ? 0 : gaps)
-            return Size(width: width, height: height)
+            return Size(width: width, height: height + (children.isEmpty ? 0 : gaps))
         case .horizontal:
             var fixedTotal = 0.0, flexible = 0
             for child in children {
                 if let fixed = child.fixedWidth { fixedTotal += fixed } else { flexible += 1 }
             }
             let share = flexible > 0 ? max(0, (width - fixedTotal - gaps) / Double(flexible)) : 0
-            var cursor = x
+            var cursor = x, height = 0.0
             for child in children {
                 let start = placement.elements.count
                 let size = try child.place(x: cursor, y: y, width: child.fixedWidth ?? share, engine: engine, into: &placement)
-                placed.append((start..<placement.elements.count, size))
+                if !placement.measuring { placed.append((start..<placement.elements.count, size)) }
+                height = max(height, size.height)
                 cursor += size.width + spacing
             }
-            let height = placed.map(\.size.height).max() ?? 0
             for (range, size) in placed {
                 let dy = alignment == .center ? (height - size.height) / 2 : alignment == .end ? height - size.height : 0
                 if dy > 0 { for i in range { placement.elements[i].frame = placement.elements[i].frame.offsetBy(dx: 0, dy: dy) } }

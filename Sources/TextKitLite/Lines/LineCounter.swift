@@ -26,6 +26,7 @@ struct LineCounter: PieceSink {
     private let maxLines: Int
     /// The text's fallback chain, for natural metrics (nil: line heights are uniform).
     private let naturalFonts: FontFallbackChain?
+    private let natural: Bool
 
     /// UTF-16 offset where each line starts.
     private(set) var lineStarts: [Int] = []
@@ -57,6 +58,7 @@ struct LineCounter: PieceSink {
         limit = maxWidth + LineBreaker.epsilon
         self.maxLines = maxLines
         self.naturalFonts = naturalFonts
+        natural = naturalFonts != nil
     }
 
     /// True once the counter knows its answer (or that it cannot give one).
@@ -81,6 +83,7 @@ struct LineCounter: PieceSink {
 
     mutating func reserve(_ count: Int) {}
 
+    @inline(__always)
     mutating func take(_ piece: ShapedPiece, firstUnit: UInt16) -> Bool {
         if unitIsEmpty {
             unitStart = Int(piece.start)
@@ -94,9 +97,9 @@ struct LineCounter: PieceSink {
             unitSolidHang = piece.hang
             if !unitSpaceHangs.isEmpty { unitSpaceHangs.removeAll(keepingCapacity: true) }
         }
-        if let fonts = naturalFonts, piece.fontIndex < 0 || piece.fontIndex != previousFont || piece.size != previousSize {
+        if natural, piece.fontIndex < 0 || piece.fontIndex != previousFont || piece.size != previousSize {
             (previousFont, previousSize) = (piece.fontIndex, piece.size)
-            let metrics = piece.font(in: fonts).metrics(size: piece.size)
+            let metrics = piece.font(in: naturalFonts!).metrics(size: piece.size)
             unit.include(Metrics(ascent: metrics.ascent, descent: metrics.descent, gap: metrics.lineGap))
         }
         if piece.breakAfter { placeUnit() }
@@ -107,7 +110,11 @@ struct LineCounter: PieceSink {
     private mutating func placeUnit() {
         // `LineBreaker.trailingHang`: summed from the last piece back.
         var hang = 0.0
-        for spaceHang in unitSpaceHangs.reversed() { hang += spaceHang }
+        var k = unitSpaceHangs.count
+        while k > 0 {
+            k -= 1
+            hang += unitSpaceHangs[k]
+        }
         if let unitSolidHang { hang += unitSolidHang }
         if lineWidth + unitWidth - hang > limit {
             guard lineHasContent, !unitStartsWithSpace else {
@@ -146,6 +153,6 @@ struct LineCounter: PieceSink {
     }
 
     private mutating func finishLine() {
-        if naturalFonts != nil { lineMetrics.append(line) }
+        if natural { lineMetrics.append(line) }
     }
 }
