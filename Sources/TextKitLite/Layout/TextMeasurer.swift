@@ -19,7 +19,7 @@ enum TextMeasurer {
                 var metrics = LineCounter.Metrics()
                 if natural {
                     let (style, font) = itemizer.emptyLine(paragraph)
-                    let empty = font.metrics(size: itemizer.styles[Int(style)].size)
+                    let empty = font.metrics(size: text.runs[Int(style)].style.size)
                     metrics = LineCounter.Metrics(ascent: empty.ascent, descent: empty.descent, gap: empty.lineGap)
                 }
                 counter.addEmptyParagraph(at: paragraph.content.lowerBound, metrics: metrics)

@@ -18,7 +18,6 @@ struct ShapedParagraph: Sendable {
 /// shaped-word cache).
 struct Itemizer {
     let text: AttributedText
-    let styles: [TextStyle]
     /// Per style: the font asked for by `TextStyle.font` (nil for `.chain`).
     /// Empty when every style uses the chain alone.
     let preferredFonts: [Font?]
@@ -30,9 +29,8 @@ struct Itemizer {
     /// An itemizer for a text shaped with a paragraph direction and a fallback chain.
     init(text: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain, cache: ShapeCache) {
         self.text = text
-        styles = text.runs.map(\.style)
         // Empty when no style asks for a font of its own (the usual case): nothing to keep.
-        preferredFonts = styles.allSatisfy { $0.font == .chain } ? [] : styles.map { fonts.preferredFont(for: $0) }
+        preferredFonts = text.runs.allSatisfy { $0.style.font == .chain } ? [] : text.runs.map { fonts.preferredFont(for: $0.style) }
         chain = fonts
         paragraphLevel = direction.level
         self.cache = cache
@@ -104,7 +102,7 @@ struct Itemizer {
         }
 
         let graphemes = UnicodeProperties.graphemeBoundaries(original, everyUnitOwnGrapheme: scan.everyUnitOwnGrapheme)
-        let locale = breakLocale(hasHanOrKana: scan.hasHanOrKana, style: styles.isEmpty ? nil : styles[Int(firstStyle)])
+        let locale = breakLocale(hasHanOrKana: scan.hasHanOrKana, style: text.runs.isEmpty ? nil : text.runs[Int(firstStyle)].style)
         let breaks = UnicodeProperties.lineBreaks(original, locale: locale)
 
         // Resolve script and font per grapheme cluster, and cut items where anything changes.
@@ -187,7 +185,7 @@ struct Itemizer {
         for item in items {
             let font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
-            let size = styles[Int(item.style)].size, language = styles[Int(item.style)].language
+            let size = text.runs[Int(item.style)].style.size, language = text.runs[Int(item.style)].style.language
             // Words of one unit, left to right, in a chain font, without a language: from the
             // lone-glyph table when they shape to one plain glyph.
             let lone = item.font >= 0 && item.font <= Int(Int16.max) && item.level & 1 == 0 && language == nil

@@ -14,7 +14,7 @@ public struct ShapedText: Sendable {
         self.direction = direction
         self.fonts = fonts
         let itemizer = Itemizer(text: text, direction: direction, fonts: fonts, cache: cache)
-        styles = itemizer.styles
+        styles = text.runs.map(\.style)
         preferredFonts = itemizer.preferredFonts
         paragraphs = Paragraphs.split(text.utf16).map { itemizer.shape($0) }
     }

@@ -118,7 +118,9 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     /// than a twentieth of an em (the caller checks the prefix really overflowed) and ends on
     /// a character boundary.
     func prefixForLines(_ lines: Int, width: Double) -> AttributedText? {
-        let smallest = max(1, runs.map(\.style.size).min() ?? baseStyle.size)
+        var smallest = runs.isEmpty ? baseStyle.size : .infinity
+        for run in runs { smallest = min(smallest, run.style.size) }
+        smallest = max(1, smallest)
         let perLine = min(1 << 20, Int(width / (smallest / 20)) + 16)
         let (limit, overflow) = perLine.multipliedReportingOverflow(by: lines)
         guard !overflow, limit < utf16.count / 2 else { return nil }
