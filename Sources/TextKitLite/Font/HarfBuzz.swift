@@ -107,6 +107,7 @@ struct Script: Hashable, Sendable {
     /// The Script property of a code point (UAX #24). ASCII and the CJK Unified
     /// Ideographs block (most of a feed's characters) are answered without a call into
     /// HarfBuzz; `scriptFastPathAgreesWithHarfBuzz` checks every one of them.
+    @inline(__always)
     init(of scalar: UInt32) {
         switch scalar {
         case 0x41...0x5A, 0x61...0x7A: self = .latin

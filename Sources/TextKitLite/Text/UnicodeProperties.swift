@@ -197,6 +197,7 @@ enum UnicodeProperties {
 
     /// White space that hangs past the end of a line and is not counted in its width
     /// (space separators that allow a break, and tab).
+    @inline(__always)
     static func isHangingSpace(_ unit: UInt16) -> Bool {
         switch unit {
         case 0x09, 0x20, 0x1680, 0x2000...0x2006, 0x2008...0x200A, 0x205F, 0x3000: true
