@@ -55,7 +55,13 @@ public final class FeedPrecomputer: Sendable {
         }
 
         static func == (a: FieldKey, b: FieldKey) -> Bool {
-            a.hash == b.hash && a.field == b.field && a.width == b.width && a.text.utf8.elementsEqual(b.text.utf8)
+            a.hash == b.hash && a.field == b.field && a.width == b.width && Self.sameBytes(a.text, b.text)
+        }
+
+        /// The strings' UTF-8 bytes are equal (compared as buffers, not scalar by scalar).
+        private static func sameBytes(_ a: String, _ b: String) -> Bool {
+            var a = a, b = b
+            return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && x.elementsEqual(y) } }
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
