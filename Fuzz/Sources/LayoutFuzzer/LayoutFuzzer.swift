@@ -40,13 +40,16 @@ struct LayoutFuzzerMain {
 ///    (UAX #14 allows no break before a space or tab, and an emergency break must leave
 ///    white space hanging at the end of the line before).
 /// 4. Laying out again at the layout's own measured width gives the same lines; a
-///    measure-only layout has the lines, frames and size of the full one.
+///    measure-only layout has the lines, frames and size of the full one; measuring
+///    (`TextEngine.measure`, no lines made) gives the layout's height, line starts and
+///    truncation to the bit.
 /// 5. The bitmap is ceil(size × scale) pixels, or the render refuses it with
 ///    `bitmapTooLarge` exactly when that exceeds `maxPixels`; rendering is deterministic;
 ///    a text without glyphs leaves the background untouched; cancelling after k lines
 ///    draws k lines and gives no bitmap.
 /// 6. With the feed flag, the text is parsed as a JSON Lines post (which may fail with a
-///    `FeedLineError`, never crash) and laid out as a feed cell; with the PGM flag, it is
+///    `FeedLineError`, never crash) and laid out as a feed cell, whose measurement
+///    (`FeedPrecomputer.measure`) agrees with the layout to the bit; with the PGM flag, it is
 ///    read as a PGM image (an error or a bitmap of width × height pixels, never a trap).
 enum LayoutFuzzer {
     static let fonts: FontFallbackChain = {
@@ -187,6 +190,14 @@ enum LayoutFuzzer {
             fail("measure-only layout failed: \(error)")
         }
 
+        // Measuring gives what the layout says, without lines.
+        do {
+            let measured = try engine.measure(text, options: options)
+            require(measured == TextMeasurement(layout), "measurement \(measured) differs from the layout's \(TextMeasurement(layout))")
+        } catch {
+            fail("measuring failed: \(error)")
+        }
+
         guard options.width.isFinite, !layout.isTruncated else { return }
         let contentWidth = options.width - options.insets.horizontal
         let widest = layout.measuredWidth - options.insets.horizontal
@@ -266,8 +277,12 @@ enum LayoutFuzzer {
         do {
             let cell = try precomputer.layout(post, width: cellWidth, scale: 1)
             require(cell.height.isFinite && cell.height > 0, "cell height \(cell.height)")
+            let measured = try precomputer.measure(post, width: cellWidth)
+            let texts = cell.elements.compactMap { e in e.text.map { MeasuredText(id: e.id, measurement: TextMeasurement($0)) } }
+            require(measured.height == cell.height && measured.texts == texts && measured.isTruncated == cell.isTruncated,
+                    "cell measurement \(measured) differs from the cell layout's (height \(cell.height), texts \(texts))")
         } catch {
-            fail("cell layout of a parsed post failed: \(error)")
+            fail("cell layout or measurement of a parsed post failed: \(error)")
         }
     }
 
