@@ -3,11 +3,15 @@ import Synchronization
 /// Turns feed posts into cell layouts ahead of time, as the YYKit Weibo demo's CellLayout
 /// and Texture's layout specs do, so that a list never measures text while scrolling.
 ///
-/// Three caches make repeated work free: the engine's shaped-word cache (a word is shaped
-/// once for the whole feed), a shaped-text cache by field and string (a post laid out at a
-/// new width is only broken into lines again, and an author or quoted text that recurs is
-/// itemized once), and the height cache (a post seen before at the same width and style
-/// is a hash lookup). All are thread-safe and bounded.
+/// Caches make repeated work free: the engine's shaped-word cache (a word is shaped once for
+/// the whole feed), a shaped-text cache by field and string (a post laid out at a new width
+/// is only broken into lines again, and an author or quoted text that recurs is itemized
+/// once), a measured-text cache by field, string and width (the same for `measure`), and the
+/// height cache (a post seen before at the same width and style is a hash lookup, for a
+/// layout or a measurement). All are thread-safe and bounded.
+///
+/// `measure` gives what a list needs ahead of scrolling (heights, line counts, line starts,
+/// truncation) without laying cells out; `layout` gives cells to draw.
 public final class FeedPrecomputer: Sendable {
     public let engine: TextEngine
     public let style: FeedCellStyle
@@ -72,7 +76,8 @@ public final class FeedPrecomputer: Sendable {
 
     /// - Parameters:
     ///   - shapedTextLimit: most shaped texts kept (for relayout at other widths, and for
-    ///     texts that recur across posts: authors, quoted posts).
+    ///     texts that recur across posts: authors, quoted posts); `measure` keeps up to this
+    ///     many measured texts, and at least 10,000 (within 4 MB).
     ///   - measureOnly: lay cells out for their heights and frames only (no glyph runs:
     ///     cheaper, and `CellRenderer` refuses them).
     public init(engine: TextEngine, style: FeedCellStyle = FeedCellStyle(),
@@ -90,7 +95,8 @@ public final class FeedPrecomputer: Sendable {
         }
         self.heightCache = heightCache
         shapedCache = BoundedCache(maxCount: shapedTextLimit, maxCost: 256 << 20, shards: 16)
-        measuredCache = BoundedCache(maxCount: shapedTextLimit, maxCost: 16 << 20, shards: 16)
+        // A measurement is a few hundred bytes: many more are kept than shaped texts.
+        measuredCache = BoundedCache(maxCount: max(shapedTextLimit, 10_000), maxCost: 4 << 20, shards: 16)
     }
 
     /// The cell layout of a post at a width: from the height cache, or laid out (and cached).
