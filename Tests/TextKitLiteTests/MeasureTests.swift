@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import TextKitLite
 
@@ -100,6 +101,18 @@ import Testing
                 }
             }
             #expect(precomputer.measurementCount == posts.count * 4)
+        }
+    }
+
+    /// Precomputers (each making its measuring specs) and empty texts made on several threads
+    /// at once: no shared state is written (Thread Sanitizer runs this suite).
+    @Test func precomputersAndEmptyTextsMadeOnManyThreads() {
+        let engine = TextEngine(fonts: Fixtures.engine.fonts)
+        DispatchQueue.concurrentPerform(iterations: 16) { k in
+            let precomputer = FeedPrecomputer(engine: engine)
+            let empty = AttributedText("")
+            #expect(empty.utf16Count == 0)
+            #expect((try? precomputer.measure(FeedPost(id: "\(k)", author: "", text: ""), width: 200))?.height ?? 0 > 0)
         }
     }
 

@@ -88,8 +88,10 @@ struct FeedCellSpec: Sendable {
     /// The spec for measuring posts of `shape`: its text blocks are placeholders, each
     /// measured from its field of the post being measured.
     func measuringSpec(_ shape: Shape) -> LayoutSpec {
-        spec(shape) { field, options in .attributedText(id: field.rawValue, text: AttributedText(""), options: options) }
+        spec(shape) { field, options in .attributedText(id: field.rawValue, text: Self.placeholder, options: options) }
     }
+
+    private static let placeholder = AttributedText("")
 
     /// A field's string styled: links highlighted in the body and the quote.
     func attributedText(_ field: Field, _ string: String) -> AttributedText {

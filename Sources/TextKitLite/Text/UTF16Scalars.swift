@@ -17,6 +17,10 @@ extension String {
     /// step per unit. (`withUTF8` first makes a string without contiguous UTF-8 storage
     /// contiguous.)
     var utf16Units: [UInt16] {
+        // An empty array must not come from `unsafeUninitializedCapacity`: with a capacity
+        // of 0 it writes the count into the shared empty-array storage, a data race (benign,
+        // but Thread Sanitizer reports it) when two threads make empty texts at once.
+        guard !isEmpty else { return [] }
         var copy = self
         return copy.withUTF8 { bytes -> [UInt16] in
             // Units: one per scalar (per byte that is not a continuation byte 10xxxxxx), and
