@@ -104,6 +104,27 @@ import Testing
         }
     }
 
+    /// A spec with an attributed text block: solving lays it out (as `TextEngine.layout`
+    /// would), measuring measures it, and both give the same size and lines.
+    @Test func attributedTextBlocksSolveAndMeasureAlike() throws {
+        let engine = TextEngine(fonts: Fixtures.engine.fonts)
+        let text = AttributedText("A text block given unshaped: 一段没有先排版的文字 🎉", style: TextStyle(size: 15))
+        let options = LayoutOptions(maxLines: 2, lineSpacing: 1, lineHeightMode: .uniform)
+        let spec = LayoutSpec.inset(EdgeInsets(all: 6), .stack(StackSpec(axis: .vertical, spacing: 4, children: [
+            .box(id: "box", size: Size(width: 20, height: 20), fill: 100),
+            .attributedText(id: "block", text: text, options: options),
+        ])))
+        let solved = try spec.solve(width: 160, engine: engine)
+        let measured = try spec.measure(width: 160, engine: engine)
+        let block = try #require(solved.elements.first { $0.id == "block" }?.text)
+        var direct = options
+        direct.width = 148
+        #expect(TextMeasurement(block) == TextMeasurement(try engine.layout(text, options: direct)))
+        #expect(block.lineCount == 2 && block.isTruncated)
+        #expect(measured.size == solved.size)
+        #expect(measured.texts == [MeasuredText(id: "block", measurement: TextMeasurement(block))])
+    }
+
     /// Precomputers (each making its measuring specs) and empty texts made on several threads
     /// at once: no shared state is written (Thread Sanitizer runs this suite).
     @Test func precomputersAndEmptyTextsMadeOnManyThreads() {
