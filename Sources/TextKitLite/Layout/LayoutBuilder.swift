@@ -77,8 +77,7 @@ struct LayoutBuilder {
         let alignWidth = contentWidth.isFinite ? contentWidth : widest
         let fonts = shaped.fonts
         let assembler = LineAssembler(units: shaped.text.utf16, styles: styles, textStyleCount: shaped.styles.count, fonts: fonts)
-        let baseSize = shaped.text.runs.first?.style.size ?? shaped.text.baseStyle.size
-        let primary = fonts.primary.metrics(size: baseSize)
+        let primary = fonts.primaryMetrics(for: shaped.text)
 
         var result: [LayoutLine] = []
         result.reserveCapacity(lines.count)
@@ -87,25 +86,21 @@ struct LayoutBuilder {
             // The paragraph's fields, not a copy of it (its arrays and font, retained per line).
             let paragraphLevel = shaped.paragraphs[line.paragraph].level
             // Natural metrics: the tallest font on the line.
-            var ascent = 0.0, descent = 0.0, gap = 0.0
+            var natural = FontMetrics.none
             if line.pieces.isEmpty {
                 let paragraph = shaped.paragraphs[line.paragraph]
-                let metrics = paragraph.emptyFont.metrics(size: styles[Int(paragraph.emptyStyle)].size)
-                (ascent, descent, gap) = (metrics.ascent, metrics.descent, metrics.lineGap)
+                natural = paragraph.emptyFont.metrics(size: styles[Int(paragraph.emptyStyle)].size)
             }
             // A piece in the chain font and size of the one before has its metrics.
             var previousFont = Int16(-1), previousSize = 0.0
             for piece in line.pieces {
                 if piece.fontIndex >= 0, piece.fontIndex == previousFont, piece.size == previousSize { continue }
                 (previousFont, previousSize) = (piece.fontIndex, piece.size)
-                let metrics = piece.font(in: fonts).metrics(size: piece.size)
-                ascent = max(ascent, metrics.ascent)
-                descent = max(descent, metrics.descent)
-                gap = max(gap, metrics.lineGap)
+                natural.include(piece.font(in: fonts).metrics(size: piece.size))
             }
-            let height = options.lineBoxHeight(ascent: ascent, descent: descent, gap: gap, primary: primary)
+            let height = options.lineBoxHeight(natural: natural, primary: primary)
             let baseline = options.lineHeightMode == .natural
-                ? y + (height - ascent - descent) / 2 + ascent
+                ? y + (height - natural.ascent - natural.descent) / 2 + natural.ascent
                 : y + (height - primary.ascent - primary.descent) / 2 + primary.ascent
 
             // Alignment.
@@ -128,7 +123,7 @@ struct LayoutBuilder {
             result.append(LayoutLine(
                 range: Int(line.start)..<Int(line.end),
                 frame: Rect(x: left, y: y, width: width, height: height),
-                baseline: baseline, ascent: ascent, descent: descent, hangingWidth: line.hang, runs: runs,
+                baseline: baseline, ascent: natural.ascent, descent: natural.descent, hangingWidth: line.hang, runs: runs,
                 isParagraphEnd: line.isParagraphEnd, isTruncated: line.isTruncated))
             y += height
             if k + 1 < lines.count { y += options.lineSpacing }

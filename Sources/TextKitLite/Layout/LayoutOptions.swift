@@ -123,14 +123,22 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
 }
 
 extension LayoutOptions {
-    /// The height of a line box: from the line's tallest metrics (natural), the primary
-    /// font's at the text's base size (uniform), or fixed.
-    func lineBoxHeight(ascent: Double, descent: Double, gap: Double, primary: FontMetrics) -> Double {
+    /// The height of a line box: from the line's tallest metrics (`natural`), the primary
+    /// font's at the text's base size (`primary`, uniform), or fixed.
+    func lineBoxHeight(natural: FontMetrics, primary: FontMetrics) -> Double {
         switch lineHeightMode {
-        case .natural: (ascent + descent + gap) * lineHeightMultiple
+        case .natural: (natural.ascent + natural.descent + natural.lineGap) * lineHeightMultiple
         case .uniform: primary.lineHeight * lineHeightMultiple
         case .fixed(let fixed): fixed
         }
+    }
+}
+
+extension FontFallbackChain {
+    /// The primary font's metrics at a text's base size (its first run's, else its base
+    /// style's): uniform and fixed line heights are centred on them.
+    func primaryMetrics(for text: AttributedText) -> FontMetrics {
+        primary.metrics(size: text.runs.first?.style.size ?? text.baseStyle.size)
     }
 }
 

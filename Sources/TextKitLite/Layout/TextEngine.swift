@@ -59,8 +59,7 @@ public final class TextEngine: Sendable {
     ///
     /// - Throws: `LayoutError` for a style with an invalid point size.
     public func shape(_ text: AttributedText, direction: ParagraphDirection = .auto) throws(LayoutError) -> ShapedText {
-        for run in text.runs { try run.style.validate() }
-        try text.baseStyle.validate()
+        try Self.validateStyles(of: text)
         return ShapedText(text: text, direction: direction, fonts: fonts, cache: shapeCache)
     }
 
@@ -83,12 +82,8 @@ public final class TextEngine: Sendable {
     ///
     /// - Throws: `LayoutError` naming the first invalid option or style value.
     public func measure(_ text: AttributedText, options: LayoutOptions) throws(LayoutError) -> TextMeasurement {
-        try options.validate()
-        if let token = options.truncationToken {
-            for run in token.runs { try run.style.validate() }
-        }
-        for run in text.runs { try run.style.validate() }
-        try text.baseStyle.validate()
+        try Self.validate(options)
+        try Self.validateStyles(of: text)
         if let prefix = Self.linePrefix(text, options: options) {
             let partial = measureWhole(prefix, options: options)
             if partial.isTruncated { return partial }
@@ -147,10 +142,19 @@ public final class TextEngine: Sendable {
     ///
     /// - Complexity: O(n) in the shaped pieces, plus the token.
     public func layout(_ shaped: ShapedText, options: LayoutOptions) throws(LayoutError) -> TextLayout {
-        try options.validate()
-        if let token = options.truncationToken {
-            for run in token.runs { try run.style.validate() }
-        }
+        try Self.validate(options)
         return LayoutBuilder(shaped: shaped, options: options, engine: self).build()
+    }
+
+    /// Checks the options and the styles of their truncation token's runs.
+    private static func validate(_ options: LayoutOptions) throws(LayoutError) {
+        try options.validate()
+        for run in options.truncationToken?.runs ?? [] { try run.style.validate() }
+    }
+
+    /// Checks every style of a text (the point sizes).
+    private static func validateStyles(of text: AttributedText) throws(LayoutError) {
+        for run in text.runs { try run.style.validate() }
+        try text.baseStyle.validate()
     }
 }

@@ -16,11 +16,10 @@ enum TextMeasurer {
                                   naturalFonts: natural ? engine.fonts : nil)
         for paragraph in Paragraphs.split(text.utf16) {
             if paragraph.content.isEmpty {
-                var metrics = LineCounter.Metrics()
+                var metrics = FontMetrics.none
                 if natural {
                     let (style, font) = itemizer.emptyLine(paragraph)
-                    let empty = font.metrics(size: text.runs[Int(style)].style.size)
-                    metrics = LineCounter.Metrics(ascent: empty.ascent, descent: empty.descent, gap: empty.lineGap)
+                    metrics = font.metrics(size: text.runs[Int(style)].style.size)
                 }
                 counter.addEmptyParagraph(at: paragraph.content.lowerBound, metrics: metrics)
             } else {
@@ -35,11 +34,10 @@ enum TextMeasurer {
         if counter.needsLines || natural && counter.isTruncated { return nil }
 
         let lineCount = counter.lineStarts.count
-        let primary = engine.fonts.primary.metrics(size: text.runs.first?.style.size ?? text.baseStyle.size)
+        let primary = engine.fonts.primaryMetrics(for: text)
         var y = options.insets.top
         for k in 0..<lineCount {
-            let metrics = natural ? counter.lineMetrics[k] : LineCounter.Metrics()
-            y += options.lineBoxHeight(ascent: metrics.ascent, descent: metrics.descent, gap: metrics.gap, primary: primary)
+            y += options.lineBoxHeight(natural: natural ? counter.lineMetrics[k] : .none, primary: primary)
             if k + 1 < lineCount { y += options.lineSpacing }
         }
         return TextMeasurement(height: max(options.insets.vertical, y + options.insets.bottom),

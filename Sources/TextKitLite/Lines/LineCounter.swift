@@ -10,28 +10,17 @@
 /// breaker's slow path: the counter gives up (`needsLines`) and the caller lays the text out.
 /// Every width is summed in the line breaker's order, so both decide alike to the bit.
 struct LineCounter: PieceSink {
-    /// Natural line metrics: the maxima over a line's pieces.
-    struct Metrics {
-        var ascent = 0.0, descent = 0.0, gap = 0.0
-
-        mutating func include(_ other: Metrics) {
-            ascent = max(ascent, other.ascent)
-            descent = max(descent, other.descent)
-            gap = max(gap, other.gap)
-        }
-    }
-
     private let limit: Double
     /// Most lines kept; one more marks the text truncated and stops the stream.
     private let maxLines: Int
     /// The text's fallback chain, for natural metrics (nil: line heights are uniform).
     private let naturalFonts: FontFallbackChain?
-    private let natural: Bool
+    private var natural: Bool { naturalFonts != nil }
 
     /// UTF-16 offset where each line starts.
     private(set) var lineStarts: [Int] = []
-    /// Per line, with natural heights: its metrics.
-    private(set) var lineMetrics: [Metrics] = []
+    /// Per line, with natural heights: its metrics (the maxima over its pieces' fonts).
+    private(set) var lineMetrics: [FontMetrics] = []
     /// More text follows the last kept line.
     private(set) var isTruncated = false
     /// The text needs the line breaker's slow path: these results are void.
@@ -40,7 +29,7 @@ struct LineCounter: PieceSink {
     // The line being filled.
     private var lineWidth = 0.0
     private var lineHasContent = false
-    private var line = Metrics()
+    private var line = FontMetrics.none
     // The unit being gathered: its width (summed as `LineBreaker` sums it) and the hang of its
     // trailing white space (the hangs of its trailing all-space pieces, and of the piece before them).
     private var unitWidth = 0.0
@@ -49,7 +38,7 @@ struct LineCounter: PieceSink {
     private var unitIsEmpty = true
     private var unitSolidHang: Double?
     private var unitSpaceHangs: [Double] = []
-    private var unit = Metrics()
+    private var unit = FontMetrics.none
     private var previousFont = Int16(-1), previousSize = 0.0
 
     /// - Parameters:
@@ -58,14 +47,13 @@ struct LineCounter: PieceSink {
         limit = maxWidth + LineBreaker.epsilon
         self.maxLines = maxLines
         self.naturalFonts = naturalFonts
-        natural = naturalFonts != nil
     }
 
     /// True once the counter knows its answer (or that it cannot give one).
     var isDone: Bool { isTruncated || needsLines }
 
     /// A paragraph with no text: one line, sized by `metrics` (natural heights).
-    mutating func addEmptyParagraph(at start: Int, metrics: Metrics) {
+    mutating func addEmptyParagraph(at start: Int, metrics: FontMetrics) {
         guard startLine(at: start) else { return }
         line = metrics
         finishLine()
@@ -99,8 +87,7 @@ struct LineCounter: PieceSink {
         }
         if natural, piece.fontIndex < 0 || piece.fontIndex != previousFont || piece.size != previousSize {
             (previousFont, previousSize) = (piece.fontIndex, piece.size)
-            let metrics = piece.font(in: naturalFonts!).metrics(size: piece.size)
-            unit.include(Metrics(ascent: metrics.ascent, descent: metrics.descent, gap: metrics.lineGap))
+            unit.include(piece.font(in: naturalFonts!).metrics(size: piece.size))
         }
         if piece.breakAfter { placeUnit() }
         return !isDone
@@ -135,7 +122,7 @@ struct LineCounter: PieceSink {
         unitIsEmpty = true
         unitSolidHang = nil
         if !unitSpaceHangs.isEmpty { unitSpaceHangs.removeAll(keepingCapacity: true) }
-        unit = Metrics()
+        unit = .none
         previousFont = -1  // the next unit's metrics start afresh
     }
 
@@ -148,11 +135,23 @@ struct LineCounter: PieceSink {
         lineStarts.append(start)
         lineWidth = 0
         lineHasContent = false
-        line = Metrics()
+        line = .none
         return true
     }
 
     private mutating func finishLine() {
         if natural { lineMetrics.append(line) }
+    }
+}
+
+extension FontMetrics {
+    /// No metrics: what a line's maxima start from.
+    static let none = FontMetrics(ascent: 0, descent: 0, lineGap: 0)
+
+    /// Takes the larger of each metric.
+    mutating func include(_ other: FontMetrics) {
+        ascent = max(ascent, other.ascent)
+        descent = max(descent, other.descent)
+        lineGap = max(lineGap, other.lineGap)
     }
 }
