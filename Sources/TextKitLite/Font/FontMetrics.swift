@@ -16,3 +16,15 @@ public struct FontMetrics: Sendable, Hashable {
         self.lineGap = lineGap
     }
 }
+
+extension FontMetrics {
+    /// No metrics: what the maxima over a line's fonts start from.
+    static let none = FontMetrics(ascent: 0, descent: 0, lineGap: 0)
+
+    /// Takes the larger of each metric.
+    mutating func include(_ other: FontMetrics) {
+        ascent = max(ascent, other.ascent)
+        descent = max(descent, other.descent)
+        lineGap = max(lineGap, other.lineGap)
+    }
+}

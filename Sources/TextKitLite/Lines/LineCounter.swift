@@ -143,15 +143,3 @@ struct LineCounter: PieceSink {
         if natural { lineMetrics.append(line) }
     }
 }
-
-extension FontMetrics {
-    /// No metrics: what a line's maxima start from.
-    static let none = FontMetrics(ascent: 0, descent: 0, lineGap: 0)
-
-    /// Takes the larger of each metric.
-    mutating func include(_ other: FontMetrics) {
-        ascent = max(ascent, other.ascent)
-        descent = max(descent, other.descent)
-        lineGap = max(lineGap, other.lineGap)
-    }
-}
