@@ -275,6 +275,7 @@ import Testing
         }
         #expect(links("转发 @小明_2: 看 #话题# https://a.b/c?d=1).") == ["@小明_2@3", "#话题#@12", "https://a.b/c?d=1@17"])
         #expect(links("@ http:// #a\nb#") == [])
+        #expect(links("https:/x httpsx http: hthttp://q, http") == ["http://q@24"])
         #expect(links("😀#\(String(repeating: "😀", count: 63))#") == ["#\(String(repeating: "😀", count: 63))#@2"])
         #expect(links("#\(String(repeating: "😀", count: 64))#") == [])
         #expect(links("see https://a.jp/p\u{3000}next https://例え") == ["https://a.jp/p@4"])

@@ -8,15 +8,7 @@ public enum LayoutWorkloads {
     /// - Returns: the sum of the cell heights.
     public static func layoutAll(_ posts: [FeedPost], with precomputer: FeedPrecomputer,
                                  width: Double = Feed.width) -> Double {
-        var total = 0.0
-        for post in posts {
-            do {
-                total += try precomputer.layout(post, width: width, scale: Feed.scale).height
-            } catch {
-                fatalError("layout of \(post.id): \(error)")
-            }
-        }
-        return total
+        sumOfHeights(posts, "layout") { try precomputer.layout($0, width: width, scale: Feed.scale).height }
     }
 
     /// Measures every post once through `precomputer` at `width` (`FeedPrecomputer.measure`:
@@ -25,12 +17,17 @@ public enum LayoutWorkloads {
     /// - Returns: the sum of the cell heights.
     public static func measureAll(_ posts: [FeedPost], with precomputer: FeedPrecomputer,
                                   width: Double = Feed.width) -> Double {
+        sumOfHeights(posts, "measure") { try precomputer.measure($0, width: width).height }
+    }
+
+    /// The sum of `height` over the posts; a benchmark's feed is valid, so an error stops it.
+    private static func sumOfHeights(_ posts: [FeedPost], _ what: String, _ height: (FeedPost) throws -> Double) -> Double {
         var total = 0.0
         for post in posts {
             do {
-                total += try precomputer.measure(post, width: width).height
+                total += try height(post)
             } catch {
-                fatalError("measure of \(post.id): \(error)")
+                fatalError("\(what) of \(post.id): \(error)")
             }
         }
         return total

@@ -44,25 +44,25 @@ enum FeedTextHighlighter {
             }
             return j < units.count && units[j] == 0x23 && j > i + 1 ? j + 1 : nil
         case 0x68:  // "h": http:// or https://
-            // Most "h"s start a word, not a URL: "http" is checked before anything else.
-            guard i + 4 <= units.count, units[i + 1] == 0x74, units[i + 2] == 0x74, units[i + 3] == 0x70 else { return nil }
-            for prefix in [Self.https, Self.http] where matches(units, at: i, prefix) {
-                let start = i + prefix.count
-                var j = start
-                while let (scalar, next) = scalar(units, at: j), scalar.value < 0x3000, !scalar.properties.isWhitespace {
-                    j = next
-                }
-                // A URL does not end with sentence punctuation (all ASCII).
-                while j > i, let last = Unicode.Scalar(units[j - 1]), ".,;:!?)".unicodeScalars.contains(last) { j -= 1 }
-                return j > start ? j : nil
+            // Most "h"s start a word, not a URL: "http" first, then an "s" or not, then "://".
+            guard matches(units, at: i, Self.http) else { return nil }
+            var schemeEnd = i + Self.http.count
+            if schemeEnd < units.count, units[schemeEnd] == 0x73 { schemeEnd += 1 }
+            guard matches(units, at: schemeEnd, Self.colonSlashSlash) else { return nil }
+            let start = schemeEnd + Self.colonSlashSlash.count
+            var j = start
+            while let (scalar, next) = scalar(units, at: j), scalar.value < 0x3000, !scalar.properties.isWhitespace {
+                j = next
             }
-            return nil
+            // A URL does not end with sentence punctuation (all ASCII).
+            while j > i, let last = Unicode.Scalar(units[j - 1]), ".,;:!?)".unicodeScalars.contains(last) { j -= 1 }
+            return j > start ? j : nil
         default:
             return nil
         }
     }
 
-    private static let https = Array("https://".utf16), http = Array("http://".utf16)
+    private static let http = Array("http".utf16), colonSlashSlash = Array("://".utf16)
 
     /// The scalar at UTF-16 offset `i` and the offset after it; nil at the end. A lone
     /// surrogate reads as U+FFFD.
