@@ -6,6 +6,16 @@ struct FeedCellSpec: Sendable {
     enum Field: String, Hashable, Sendable {
         case author, body, quote, footer
 
+        /// The field whose element id is `id`, by plain string comparisons (a spec's ids are
+        /// small strings, equal in their bits to the raw values), not by the generic string
+        /// switch of `init(rawValue:)`; the body, the most measured, first.
+        init?(id: String) {
+            guard let field = Self.byFrequency.first(where: { $0.rawValue == id }) else { return nil }
+            self = field
+        }
+
+        private static let byFrequency: [Field] = [.body, .author, .quote, .footer]
+
         /// The field's string in a post ("" for the footer, the same in every cell).
         func string(of post: FeedPost) -> String {
             switch self {

@@ -22,6 +22,8 @@ public final class FeedPrecomputer: Sendable {
     private let layouts = Atomic<Int>(0)
     private let measurements = Atomic<Int>(0)
     private let styleHash: Int
+    /// What `style.validate()` throws, found once: the style never changes.
+    private let styleError: LayoutError?
     /// Cells with frames, heights and line counts but no glyph runs (`LayoutOptions.measureOnly`):
     /// for measuring, not drawing.
     public let measureOnly: Bool
@@ -86,6 +88,7 @@ public final class FeedPrecomputer: Sendable {
         self.measureOnly = measureOnly
         self.style = style
         styleHash = style.hashValue
+        do { try style.validate(); styleError = nil } catch { styleError = error }
         let cell = FeedCellSpec(style: style, measureOnly: measureOnly)
         self.cell = cell
         templates = [false, true].map { hasBody in
@@ -105,7 +108,7 @@ public final class FeedPrecomputer: Sendable {
     public func layout(_ post: FeedPost, width: Double, scale: Double = 2) throws(LayoutError) -> CellLayout {
         let key = try cacheKey(post, width: width, scale: scale, kind: measureOnly ? .measureOnly : .drawable)
         if let cached = heightCache.layout(for: key) { return cached }
-        try style.validate()
+        if let styleError { throw styleError }
         let (size, elements) = try cellSpec(post).solve(width: width, engine: engine)
         layouts.add(1, ordering: .relaxed)
         let cell = CellLayout(postID: post.id, width: width, height: size.height, elements: elements)
@@ -122,7 +125,7 @@ public final class FeedPrecomputer: Sendable {
     public func measure(_ post: FeedPost, width: Double) throws(LayoutError) -> CellMeasurement {
         let key = try cacheKey(post, width: width, scale: 1, kind: .measurement)
         if let cached = heightCache.measurement(for: key) { return cached }
-        try style.validate()
+        if let styleError { throw styleError }
         let (size, texts) = try measuringSpec(FeedCellSpec.Shape(post)).measure(width: width, engine: engine,
                                                                        textMeasurer: PostTexts(precomputer: self, post: post))
         measurements.add(1, ordering: .relaxed)
@@ -275,7 +278,7 @@ private struct PostTexts: SpecTextMeasuring {
     let post: FeedPost
 
     func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
-        guard let field = FeedCellSpec.Field(rawValue: id) else { return try engine.measure(text, options: options) }
+        guard let field = FeedCellSpec.Field(id: id) else { return try engine.measure(text, options: options) }
         return try precomputer.measure(field, of: post, options: options)
     }
 }
