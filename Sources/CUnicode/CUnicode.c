@@ -18,11 +18,19 @@ typedef struct {
     UBreakIterator *iterator;
 } LineSlot;
 
+// Paragraphs up to this many UTF-16 units go to the line-break iterator shortened (see
+// tkl_line_breaks); the thread's scratch buffers grow to at most this size (96 KB).
+#define TKL_SHORTEN_MAX 16384
+
 typedef struct {
     LineSlot lines[TKL_LOCALE_SLOTS];
     int32_t next_slot;
     UBreakIterator *characters;
     UBiDi *bidi;
+    // The shortened text and, per unit of it, its offset in the original text.
+    uint16_t *short_units;
+    int32_t *short_offsets;
+    int32_t short_capacity;
 } ThreadState;
 
 static pthread_key_t state_key;
@@ -35,6 +43,8 @@ static void state_destroy(void *pointer) {
     }
     if (state->characters) ubrk_close(state->characters);
     if (state->bidi) ubidi_close(state->bidi);
+    free(state->short_units);
+    free(state->short_offsets);
     free(state);
 }
 
@@ -69,8 +79,8 @@ static UBreakIterator *line_iterator(ThreadState *state, const char *locale) {
     return iterator;
 }
 
-int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale,
-                        int32_t *offsets, int32_t capacity) {
+int32_t tkl_line_breaks_icu(const uint16_t *text, int32_t length, const char *locale,
+                            int32_t *offsets, int32_t capacity) {
     if (length <= 0) return 0;
     ThreadState *state = thread_state();
     if (!state) return -1;
@@ -85,6 +95,89 @@ int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale
         offsets[count++] = at;
     }
     // Drop the iterator's reference to the caller's buffer.
+    ubrk_setText(iterator, NULL, 0, &status);
+    return count;
+}
+
+// What UAX #14 decides inside a run of units of one kind, whatever surrounds the run:
+// - ASCII letters (class AL): never a break between two (LB28);
+// - CJK unified ideographs U+4E00...U+9FFF (class ID in every ICU locale): always a break
+//   between two (LB31: no rule joins ID to ID).
+static inline int is_ascii_letter(uint16_t unit) { return (uint16_t)((unit | 0x20) - 'a') < 26; }
+static inline int is_ideograph(uint16_t unit) { return (uint16_t)(unit - 0x4E00) < 0x5200; }
+
+// The iterator costs per unit and per boundary it finds, and the runs above are most of
+// the units (and, for Chinese, of the boundaries) of Latin and Chinese text. So a run of
+// three or more units of one kind is shown to the iterator as its first and last units:
+// every rule at the run's edges sees the same neighbours, and the rules match a run of
+// letters the same whatever its length. The boundaries inside the run are put back: none
+// in letters, one after each inner ideograph. The tests compare the result with
+// tkl_line_breaks_icu (the iterator on the whole text) over random and real texts.
+int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale,
+                        int32_t *offsets, int32_t capacity) {
+    if (length <= 0) return 0;
+    if (length > TKL_SHORTEN_MAX) return tkl_line_breaks_icu(text, length, locale, offsets, capacity);
+    ThreadState *state = thread_state();
+    if (!state) return -1;
+    if (state->short_capacity < length) {
+        int32_t grown = length < 512 ? 512 : length;
+        if (grown < state->short_capacity * 2) grown = state->short_capacity * 2;
+        if (grown > TKL_SHORTEN_MAX) grown = TKL_SHORTEN_MAX;
+        // Units, then their offsets in `text` (one more: the end), then shortened
+        // ideograph runs (at most one per three units).
+        uint16_t *units = realloc(state->short_units, (size_t)grown * sizeof(uint16_t));
+        if (units) state->short_units = units;
+        int32_t *short_offsets = realloc(state->short_offsets, (size_t)(grown + 1 + grown / 3 + 1) * sizeof(int32_t));
+        if (short_offsets) state->short_offsets = short_offsets;
+        if (!units || !short_offsets) return tkl_line_breaks_icu(text, length, locale, offsets, capacity);
+        state->short_capacity = grown;
+    }
+    uint16_t *units = state->short_units;
+    int32_t *origin = state->short_offsets;
+    // Each shortened ideograph run, by the index of its last unit in `units`.
+    int32_t *gaps = origin + state->short_capacity + 1;
+    int32_t n = 0, gap_count = 0;
+    for (int32_t i = 0; i < length;) {
+        int32_t start = i;
+        uint16_t unit = text[i++];
+        units[n] = unit;
+        origin[n++] = start;
+        int ideographs = 0;
+        if (is_ascii_letter(unit)) {
+            while (i < length && is_ascii_letter(text[i])) i++;
+        } else if (is_ideograph(unit)) {
+            while (i < length && is_ideograph(text[i])) i++;
+            ideographs = 1;
+        } else {
+            continue;
+        }
+        if (i - start >= 2) {
+            if (ideographs && i - start >= 3) gaps[gap_count++] = n;
+            units[n] = text[i - 1];
+            origin[n++] = i - 1;
+        }
+    }
+    if (n == length) return tkl_line_breaks_icu(text, length, locale, offsets, capacity);
+    origin[n] = length;
+
+    UBreakIterator *iterator = line_iterator(state, locale ? locale : "");
+    if (!iterator) return -1;
+    UErrorCode status = U_ZERO_ERROR;
+    ubrk_setText(iterator, (const UChar *)units, n, &status);
+    if (U_FAILURE(status)) return -1;
+    int32_t count = 0, next_gap = 0;
+    for (int32_t at = ubrk_following(iterator, 0); at != UBRK_DONE; at = ubrk_next(iterator)) {
+        // The inner boundaries of the shortened ideograph runs up to here.
+        for (; next_gap < gap_count && gaps[next_gap] <= at; next_gap++) {
+            int32_t last = gaps[next_gap];
+            for (int32_t inner = origin[last - 1] + 1; inner < origin[last]; inner++) {
+                if (count >= capacity) return -1;
+                offsets[count++] = inner;
+            }
+        }
+        if (count >= capacity) return -1;
+        offsets[count++] = origin[at];
+    }
     ubrk_setText(iterator, NULL, 0, &status);
     return count;
 }

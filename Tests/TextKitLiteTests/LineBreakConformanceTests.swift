@@ -65,4 +65,68 @@ import Testing
         print("LineBreakTest.txt: \(passed) of \(cases.count) pass with ICU \(UnicodeProperties.icuVersion); failing lines: \(failures)")
         #expect(Set(failures) == Self.knownDifferences)
     }
+
+    /// `lineBreaks` shows ICU runs of ASCII letters and of ideographs shortened to their
+    /// ends: the same boundaries as ICU on the whole text, for random text that puts
+    /// every line-break class next to such runs (brackets, quotes, numbers and their
+    /// prefixes and postfixes, hyphens, dashes, spaces, no-break and zero-width characters,
+    /// marks, joiners, emoji with modifiers, flags, kana, CJK punctuation, Hangul, Hebrew,
+    /// Thai, surrogates, controls) in the root, Chinese, Japanese and Korean rules, and for
+    /// every text of the sample feed and of LineBreakTest.txt.
+    @Test func shortenedRunsBreakAsICUDoes() throws {
+        let palette: [String] = [
+            " ", "  ", "(", ")", "[", "]", "{", "}", "\"", "'", "\u{201C}", "\u{201D}", "\u{AB}", "\u{BB}", ".", ",", ":", ";",
+            "!", "?", "/", "-", "\u{2010}", "\u{2014}", "\u{2013}", "$", "%", "\u{A5}", "#", "&", "*", "+", "=", "@", "_",
+            "0", "12", "3.5", "\u{A0}", "\u{200B}", "\u{2060}", "\u{FEFF}", "\u{301}", "\u{308}", "\u{200D}", "\u{FE0F}",
+            "\u{2026}", "\u{B4}", "\u{B7}", "\u{3005}", "\u{30FC}", "\u{3041}", "\u{3042}", "\u{30A2}", "\u{FF08}",
+            "\u{FF09}", "\u{FF0C}", "\u{3002}", "\u{3001}", "\u{300C}", "\u{300D}", "\u{FF01}", "\u{FF1F}", "\u{FFE5}",
+            "\u{3400}", "\u{20000}", "\u{F900}", "\u{D55C}", "\u{1100}", "\u{1161}", "\u{11A8}", "\u{5D0}", "\u{5BE}",
+            "\u{627}", "\u{E01}", "\u{E32}", "\u{E9}", "\u{3B1}", "\u{416}", "\u{1F600}", "\u{1F466}", "\u{1F3FB}",
+            "\u{261D}", "\u{1F1E8}", "\u{1F1F3}", "\u{2764}", "\u{FFFC}", "\u{E000}", "\u{85}", "\t", "\n", "\r",
+            "\u{2028}", "\u{C}", "\u{1}", "\u{2E3A}", "\u{FF5E}", "\u{2027}", "\u{1F3F3}",
+        ]
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf16)
+        let ideographs: [UInt16] = [0x4E00, 0x4E2D, 0x6587, 0x5B57, 0x7684, 0x662F, 0x9FA5, 0x9FFF, 0x5929]
+        var random = SampleFeed.SplitMix64(state: 29)
+        var texts: [[UInt16]] = []
+        for _ in 0..<20_000 {
+            var units: [UInt16] = []
+            for _ in 0..<(1 + random.below(10)) {
+                switch random.below(4) {
+                case 0: for _ in 0..<(1 + random.below(7)) { units.append(letters[random.below(letters.count)]) }
+                case 1: for _ in 0..<(1 + random.below(7)) { units.append(ideographs[random.below(ideographs.count)]) }
+                default: units += palette[random.below(palette.count)].utf16
+                }
+            }
+            if random.below(20) == 0 { units.append(random.below(2) == 0 ? 0xD800 : 0xDC00) }
+            texts.append(units)
+        }
+        for post in SampleFeed.posts(count: 500, seed: 5) {
+            for string in [post.author, post.text, post.quote ?? ""] { texts.append(Array(string.utf16)) }
+        }
+        texts += try Self.cases().map { Self.utf16($0.scalars) }
+        var shortened = 0
+        for units in texts {
+            for locale in ["", "zh", "ja", "ko"] {
+                let (breaks, icu) = units.withUnsafeBufferPointer {
+                    (UnicodeProperties.lineBreaks($0, locale: locale), UnicodeProperties.icuLineBreaks($0, locale: locale))
+                }
+                #expect(breaks == icu, "\(locale): \(units.map { String($0, radix: 16) })")
+            }
+            if units.indices.contains(where: { i in i >= 2 && Self.sameRunKind(units[i - 2], units[i - 1], units[i]) }) { shortened += 1 }
+        }
+        #expect(shortened > 15_000)
+    }
+
+    /// Three units of a run `lineBreaks` shortens (ASCII letters, or ideographs).
+    static func sameRunKind(_ a: UInt16, _ b: UInt16, _ c: UInt16) -> Bool {
+        func kind(_ unit: UInt16) -> Int {
+            switch unit {
+            case 0x41...0x5A, 0x61...0x7A: 1
+            case 0x4E00...0x9FFF: 2
+            default: 0
+            }
+        }
+        return kind(a) != 0 && kind(a) == kind(b) && kind(b) == kind(c)
+    }
 }

@@ -12,6 +12,11 @@
 int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale,
                         int32_t *offsets, int32_t capacity);
 
+/// The same from ICU's line-break iterator over the whole text (tkl_line_breaks shows it
+/// runs of ASCII letters and of ideographs shortened); for tests.
+int32_t tkl_line_breaks_icu(const uint16_t *text, int32_t length, const char *locale,
+                            int32_t *offsets, int32_t capacity);
+
 /// Grapheme cluster boundaries (UAX #29, extended) in UTF-16 `text`: every boundary
 /// after the start, ending with `length`. Returns the count, or -1 on failure.
 int32_t tkl_grapheme_breaks(const uint16_t *text, int32_t length,

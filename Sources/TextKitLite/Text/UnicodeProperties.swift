@@ -8,11 +8,27 @@ enum UnicodeProperties {
     /// UAX #14 break opportunities in `text` (UTF-16 offsets after the start, ascending),
     /// using ICU's rules for `locale` ("zh", "ja", "" for root). The last opportunity is
     /// always at `text.count`.
+    ///
+    /// ICU's iterator is shown runs of ASCII letters and of CJK ideographs shortened to
+    /// their ends, whose inner boundaries UAX #14 fixes (none between letters, one between
+    /// ideographs); `icuLineBreaks` runs it on the whole text.
     static func lineBreaks(_ text: UnsafeBufferPointer<UInt16>, locale: String) -> [Int32] {
+        lineBreaks(text, locale: locale, tkl_line_breaks)
+    }
+
+    /// `lineBreaks` from ICU's iterator on the whole text.
+    static func icuLineBreaks(_ text: UnsafeBufferPointer<UInt16>, locale: String) -> [Int32] {
+        lineBreaks(text, locale: locale, tkl_line_breaks_icu)
+    }
+
+    private static func lineBreaks(
+        _ text: UnsafeBufferPointer<UInt16>, locale: String,
+        _ find: (UnsafePointer<UInt16>?, Int32, UnsafePointer<CChar>?, UnsafeMutablePointer<Int32>?, Int32) -> Int32
+    ) -> [Int32] {
         guard !text.isEmpty else { return [] }
         var count: Int32 = 0
         let offsets = [Int32](unsafeUninitializedCapacity: text.count) { offsets, initialized in
-            count = tkl_line_breaks(text.baseAddress, Int32(text.count), locale, offsets.baseAddress, Int32(text.count))
+            count = find(text.baseAddress, Int32(text.count), locale, offsets.baseAddress, Int32(text.count))
             initialized = max(0, Int(count))
         }
         return count > 0 ? offsets : [Int32(text.count)]
