@@ -377,6 +377,22 @@ import Testing
         }
     }
 
+    /// A bad point size past the lines a line limit shows (where the prefix shortcut stops)
+    /// is still an error, the same from `layout`, `measure` and `shape`.
+    @Test func badStylePastTheShownLinesIsRefusedAlike() throws {
+        let engine = Fixtures.engine
+        var text = AttributedText(String(repeating: "word ", count: 8_000), style: TextStyle(size: 17))
+        text.append("tail", style: TextStyle(size: -3))
+        let options = LayoutOptions(width: 100, maxLines: 2)
+        let expected = LayoutError.invalidOption(name: "font size", value: "-3.0", reason: "must be in (0, 100000] points")
+        #expect(throws: expected) { try engine.layout(text, options: options) }
+        #expect(throws: expected) { try engine.measure(text, options: options) }
+        #expect(throws: expected) { try engine.shape(text) }
+        var good = text
+        good.updateStyle(in: 40_000..<40_004) { $0.size = 17 }
+        #expect(try engine.layout(good, options: options).lineCount == 2)
+    }
+
     /// Fuzzer crash 4a2b681b (LayoutFuzzer, 2026-11-22): the `maxLines` prefix shortcut
     /// shapes leading neutral characters (U+FFFD, a combining mark, flags: script Common or
     /// Inherited) with no script, while the whole text gives them the paragraph's first real

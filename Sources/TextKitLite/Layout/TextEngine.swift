@@ -65,9 +65,11 @@ public final class TextEngine: Sendable {
 
     /// Shapes and lays out a text.
     ///
-    /// - Throws: `LayoutError` naming the first invalid option or style value.
+    /// - Throws: `LayoutError` naming the first invalid option or style value (anywhere in
+    ///   the text, also past the lines a line limit shows, as `measure` and `shape` do).
     public func layout(_ text: AttributedText, options: LayoutOptions = LayoutOptions()) throws(LayoutError) -> TextLayout {
-        try options.validate()
+        try Self.validate(options)
+        try Self.validateStyles(of: text)
         if let prefix = Self.linePrefix(text, options: options) {
             let partial = try layout(shape(prefix, direction: options.direction), options: options)
             if partial.isTruncated { return partial.replacingText(with: text) }
