@@ -75,7 +75,11 @@ struct MeasureCommand: ParsableCommand {
         })
         output.flush()
         if let failure { throw failure }
-        progress.summary("measured", caches: [("word", engine.shapeCache.statistics), ("height", precomputer.heightCache.statistics)])
+        // A text alone goes through the word cache only; a cell also through the
+        // measured-text cache (recurring authors and quotes) and the height cache.
+        progress.summary("measured", caches: [("word", engine.shapeCache.statistics)] + (mode == .text ? [] : [
+            ("text", precomputer.measuredTextStatistics), ("height", precomputer.heightCache.statistics),
+        ]))
         if progress.badLines > 0 { throw badLinesExitCode }
     }
 }

@@ -125,6 +125,10 @@ enum TextRenderTool {
         }
         let layouts = try String(contentsOfFile: directory + "/layouts.jsonl", encoding: .utf8)
         #expect(heights(layouts) == heights(measured.stdout))
+        // The summary names the caches a cell is measured through; a text alone, the word cache.
+        for cache in ["word cache", "text cache", "height cache"] { #expect(measured.stderr.contains(cache), "\(measured.stderr)") }
+        let alone = try TextRenderTool.run(["measure", "--layout", "text", feed])
+        #expect(alone.stderr.contains("word cache") && !alone.stderr.contains("height cache"), "\(alone.stderr)")
         #expect(heights(layouts).count == 3)
         for id in ["1", "two", "5"] {
             let bitmap = try Bitmap(pgm: Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(id).pgm"))))

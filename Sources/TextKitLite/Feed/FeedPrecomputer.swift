@@ -227,6 +227,10 @@ public final class FeedPrecomputer: Sendable {
     /// Shaped-text cache counters (relayout at a new width hits here).
     public var shapedTextStatistics: CacheStatistics { shapedCache.statistics }
 
+    /// Measured-text cache counters (`measure`: authors and quoted texts that recur hit
+    /// here; the footer, the same in every cell, is not counted).
+    public var measuredTextStatistics: CacheStatistics { measuredCache.statistics }
+
     // MARK: - The cell
 
     /// The cell spec of a post, its text blocks shaped (from the shaped-text cache), the
