@@ -356,6 +356,22 @@ import Testing
         #expect(again.lines.map(\.range) == layout.lines.map(\.range), "relayout at the measured width \(layout.measuredWidth)")
     }
 
+    /// Fuzzer crash a33ca796 (LayoutFuzzer, 2026-11-24, in CI): a unit of white space alone
+    /// (" " after "dol", then U+2000 and " ": a BA space allows a break after the space
+    /// before it) hung at the end of a full line, and the next unit, U+2000 alone, started
+    /// the next line. White space that starts the units after an all-white-space unit
+    /// hangs on the same line.
+    @Test func fuzzCrashA33ca796WhiteSpaceAfterAHangingUnitHangs() throws {
+        var text = AttributedText("\u{2028}dol", style: TextStyle(size: 1))
+        text.append(" \u{2000} \u{2000}", style: TextStyle(size: 2.7, ink: 90, link: "https://example.com", language: "zh"))
+        let options = LayoutOptions(width: 7, alignment: .right, lineHeightMode: .fixed(2.2), insets: EdgeInsets(all: 3), direction: .leftToRight)
+        let layout = try Fixtures.engine.layout(text, options: options)
+        expectEveryCharacterInOneLine(layout)
+        expectNoLineStartsWithWhiteSpace(layout)
+        #expect(layout.lines.map(\.range) == [0..<1, 1..<2, 2..<8])
+        #expect(try Fixtures.engine.measure(text, options: options) == TextMeasurement(layout))
+    }
+
     /// With `maxLines`, only a prefix of the text is shaped (enough for one line more than
     /// shown). It must give the lines the whole text gets: UAX #9 takes the paragraph
     /// direction from the paragraph's first strong character (rule P2), and the level of

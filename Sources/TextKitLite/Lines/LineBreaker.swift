@@ -123,8 +123,18 @@ enum LineBreaker {
                 visible = candidate
             } else if !current.isEmpty {
                 // White space at the start of the unit hangs at the end of this line: a line
-                // never starts with white space it could hang ("ok " + tabs + "」").
-                let (spaces, rest, spaceEnd) = leadingWhiteSpace(unit, graphemes: paragraph.graphemes)
+                // never starts with white space it could hang ("ok " + tabs + "」"). When the
+                // unit is all white space, so does white space that starts the units after it
+                // (" " + U+2000 + " " + U+2000: a BA space may follow a break).
+                var (spaces, rest, spaceEnd) = leadingWhiteSpace(unit, graphemes: paragraph.graphemes)
+                while rest.isEmpty {
+                    let following = takeUnit()
+                    guard !following.isEmpty else { break }
+                    let more = leadingWhiteSpace(following, graphemes: paragraph.graphemes)
+                    spaces += more.spaces
+                    if !more.spaces.isEmpty { spaceEnd = more.end }
+                    rest = more.rest
+                }
                 current += spaces
                 currentWidth += spaces.reduce(0) { $0 + $1.width }
                 flush(endingAt: spaceEnd)
