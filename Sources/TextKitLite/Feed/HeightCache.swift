@@ -4,31 +4,45 @@
 /// Thread-safe, bounded by entries and bytes, with hit/miss/eviction counters.
 public final class HeightCache: Sendable {
     struct Key: Hashable, Sendable {
-        var postID: String
-        var contentHash: UInt64
-        var width: Double
-        var scale: Double
-        var style: FeedCellStyle
+        let postID: String
+        let contentHash: UInt64
+        let width: Double
+        let scale: Double
+        let style: FeedCellStyle
         /// `style.hashValue`, computed once per precomputer: equal styles still compare
         /// equal, but a lookup does not hash every field of the style again.
-        var styleHash: Int
+        let styleHash: Int
         /// Measure-only cells (no glyph runs) never stand in for drawable ones, nor
         /// measurements for cells.
-        var kind: Kind
+        let kind: Kind
+        /// The hash of all the above, computed once: a miss looks the key up, then inserts it.
+        private let hash: Int
 
-        static func == (a: Key, b: Key) -> Bool {
-            a.contentHash == b.contentHash && a.width == b.width && a.scale == b.scale && a.postID == b.postID
-                && a.kind == b.kind && a.styleHash == b.styleHash && a.style == b.style
-        }
-
-        func hash(into hasher: inout Hasher) {
+        init(postID: String, contentHash: UInt64, width: Double, scale: Double, style: FeedCellStyle, styleHash: Int, kind: Kind) {
+            self.postID = postID
+            self.contentHash = contentHash
+            self.width = width
+            self.scale = scale
+            self.style = style
+            self.styleHash = styleHash
+            self.kind = kind
+            var hasher = Hasher()
             hasher.combine(postID)
             hasher.combine(contentHash)
             hasher.combine(width)
             hasher.combine(scale)
             hasher.combine(styleHash)
             hasher.combine(kind)
+            hash = hasher.finalize()
         }
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.hash == b.hash && a.contentHash == b.contentHash && a.width == b.width && a.scale == b.scale
+                && a.postID == b.postID && a.kind == b.kind && a.styleHash == b.styleHash && a.style == b.style
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        var hashValue: Int { hash }
     }
 
     enum Kind: Hashable, Sendable { case drawable, measureOnly, measurement }
