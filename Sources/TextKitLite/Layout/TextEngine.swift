@@ -71,10 +71,16 @@ public final class TextEngine: Sendable {
         try Self.validate(options)
         try Self.validateStyles(of: text)
         if let prefix = Self.linePrefix(text, options: options) {
-            let partial = try layout(shape(prefix, direction: options.direction), options: options)
+            let partial = layoutValid(prefix, options: options)
             if partial.isTruncated { return partial.replacingText(with: text) }
         }
-        return try layout(shape(text, direction: options.direction), options: options)
+        return layoutValid(text, options: options)
+    }
+
+    /// Shapes and lays out a text whose options and styles were checked.
+    private func layoutValid(_ text: AttributedText, options: LayoutOptions) -> TextLayout {
+        let shaped = ShapedText(text: text, direction: options.direction, fonts: fonts, cache: shapeCache)
+        return LayoutBuilder(shaped: shaped, options: options, engine: self).build()
     }
 
     /// Measures a text as `layout(_:options:)` would lay it out: the same height, line
@@ -100,8 +106,7 @@ public final class TextEngine: Sendable {
             return measured
         }
         laidOutMeasurements.add(1, ordering: .relaxed)
-        let shaped = ShapedText(text: text, direction: options.direction, fonts: fonts, cache: shapeCache)
-        return TextMeasurement(LayoutBuilder(shaped: shaped, options: options, engine: self).build())
+        return TextMeasurement(layoutValid(text, options: options))
     }
 
     /// Measurements taken from the word stream, and those that needed a layout.
