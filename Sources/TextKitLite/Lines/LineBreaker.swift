@@ -70,6 +70,21 @@ enum LineBreaker {
             return unit
         }
 
+        /// Takes the units after a line's last one while they start with white space, and
+        /// hangs that white space on the line (`linePieces`, ending at `end`): the next line
+        /// never starts with white space it could hang (" " + U+2000: a BA space may follow
+        /// a break). Returns the rest of the first unit that holds more, for the next line.
+        func takeHangingWhiteSpace(onto linePieces: inout [ShapedPiece], end: inout Int32) -> [ShapedPiece] {
+            while true {
+                let following = takeUnit()
+                guard !following.isEmpty else { return [] }
+                let (spaces, rest, spaceEnd) = leadingWhiteSpace(following, graphemes: paragraph.graphemes)
+                linePieces += spaces
+                if !spaces.isEmpty { end = spaceEnd }
+                if !rest.isEmpty { return rest }
+            }
+        }
+
         func flush(endingAt end: Int32) {
             let linePieces: ArraySlice<ShapedPiece>
             if current.isEmpty, pendingStart >= 0 {
@@ -124,17 +139,9 @@ enum LineBreaker {
             } else if !current.isEmpty {
                 // White space at the start of the unit hangs at the end of this line: a line
                 // never starts with white space it could hang ("ok " + tabs + "」"). When the
-                // unit is all white space, so does white space that starts the units after it
-                // (" " + U+2000 + " " + U+2000: a BA space may follow a break).
+                // unit is all white space, so does white space that starts the units after it.
                 var (spaces, rest, spaceEnd) = leadingWhiteSpace(unit, graphemes: paragraph.graphemes)
-                while rest.isEmpty {
-                    let following = takeUnit()
-                    guard !following.isEmpty else { break }
-                    let more = leadingWhiteSpace(following, graphemes: paragraph.graphemes)
-                    spaces += more.spaces
-                    if !more.spaces.isEmpty { spaceEnd = more.end }
-                    rest = more.rest
-                }
+                if rest.isEmpty { rest = takeHangingWhiteSpace(onto: &spaces, end: &spaceEnd) }
                 current += spaces
                 currentWidth += spaces.reduce(0) { $0 + $1.width }
                 flush(endingAt: spaceEnd)
@@ -145,19 +152,8 @@ enum LineBreaker {
                 let (fitting, tail) = split(unit, at: cut)
                 var head = fitting
                 // When the whole unit went on this line, white space that starts the units
-                // after it (a BA space such as U+3000 after " ") hangs here too: the next
-                // line never starts with white space it could hang.
-                while tail.isEmpty {
-                    let following = takeUnit()
-                    guard !following.isEmpty else { break }
-                    let (spaces, rest, spaceEnd) = leadingWhiteSpace(following, graphemes: paragraph.graphemes)
-                    head += spaces
-                    if !spaces.isEmpty { cut = spaceEnd }
-                    if !rest.isEmpty {
-                        carry = rest + carry
-                        break
-                    }
-                }
+                // after it (a BA space such as U+3000 after " ") hangs here too.
+                if tail.isEmpty { carry = takeHangingWhiteSpace(onto: &head, end: &cut) + carry }
                 current = head
                 currentWidth = head.reduce(0) { $0 + $1.width }
                 visible = currentWidth - trailingHang(head)
