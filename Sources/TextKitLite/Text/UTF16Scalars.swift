@@ -17,9 +17,6 @@ extension String {
     /// step per unit. (`withUTF8` first makes a string without contiguous UTF-8 storage
     /// contiguous.)
     var utf16Units: [UInt16] {
-        // An empty array must not come from `unsafeUninitializedCapacity`: with a capacity
-        // of 0 it writes the count into the shared empty-array storage, a data race (benign,
-        // but Thread Sanitizer reports it) when two threads make empty texts at once.
         guard !isEmpty else { return [] }
         var copy = self
         return copy.withUTF8 { bytes -> [UInt16] in
@@ -42,7 +39,8 @@ extension String {
                 count &+= (byte & 0xC0 != 0x80 ? 1 : 0) &+ (byte >= 0xF0 ? 1 : 0)
                 i &+= 1
             }
-            return [UInt16](unsafeUninitializedCapacity: count) { units, initialized in
+            var result = [UInt16](filledWith: 0, count: count)
+            result.withUnsafeMutableBufferPointer { units in
                 // `self` is valid UTF-8 (Swift guarantees it), so each lead byte is followed
                 // by exactly its continuation bytes.
                 var i = 0, o = 0
@@ -77,8 +75,8 @@ extension String {
                         o &+= 2
                     }
                 }
-                initialized = o
             }
+            return result
         }
     }
 }

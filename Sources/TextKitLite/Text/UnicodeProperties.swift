@@ -26,12 +26,13 @@ enum UnicodeProperties {
         _ find: (UnsafePointer<UInt16>?, Int32, UnsafePointer<CChar>?, UnsafeMutablePointer<Int32>?, Int32) -> Int32
     ) -> [Int32] {
         guard !text.isEmpty else { return [] }
-        var count: Int32 = 0
-        let offsets = [Int32](unsafeUninitializedCapacity: text.count) { offsets, initialized in
-            count = find(text.baseAddress, Int32(text.count), locale, offsets.baseAddress, Int32(text.count))
-            initialized = max(0, Int(count))
+        var offsets = [Int32](filledWith: 0, count: text.count)
+        let count = offsets.withUnsafeMutableBufferPointer { offsets in
+            find(text.baseAddress, Int32(text.count), locale, offsets.baseAddress, Int32(text.count))
         }
-        return count > 0 ? offsets : [Int32(text.count)]
+        guard count > 0 else { return [Int32(text.count)] }
+        offsets.removeSubrange(Int(count)...)
+        return offsets
     }
 
     /// Extended grapheme cluster boundaries (UAX #29) after the start, ending with `text.count`.
@@ -75,7 +76,7 @@ enum UnicodeProperties {
     /// Grapheme cluster boundaries from ICU's break iterator alone.
     static func icuGraphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>) -> [Int32] {
         guard !text.isEmpty else { return [] }
-        var offsets = [Int32](repeating: 0, count: text.count)
+        var offsets = [Int32](filledWith: 0, count: text.count)
         let count = tkl_grapheme_breaks(text.baseAddress, Int32(text.count), &offsets, Int32(text.count))
         guard count > 0 else { return [Int32(text.count)] }
         offsets.removeSubrange(Int(count)...)
@@ -107,7 +108,7 @@ enum UnicodeProperties {
     /// - Parameter paragraphLevel: 0 (LTR), 1 (RTL), or nil for rules P2–P3 (first strong
     ///   character, LTR when there is none).
     static func bidiLevels(_ text: UnsafeBufferPointer<UInt16>, paragraphLevel: UInt8?) -> (levels: [UInt8], paragraphLevel: UInt8) {
-        var levels = [UInt8](repeating: paragraphLevel ?? 0, count: text.count)
+        var levels = [UInt8](filledWith: paragraphLevel ?? 0, count: text.count)
         let requested: Int32 = paragraphLevel.map { Int32($0 & 1) } ?? -1
         let resolved = tkl_bidi_levels(text.baseAddress, Int32(text.count), requested, &levels)
         return (levels, resolved < 0 ? (paragraphLevel ?? 0) : UInt8(resolved))
@@ -163,7 +164,7 @@ enum UnicodeProperties {
     /// element v is the logical index displayed at visual position v.
     static func visualOrder(levels: [UInt8]) -> [Int] {
         guard levels.count > 1 else { return Array(0..<levels.count) }
-        var map = [Int32](repeating: 0, count: levels.count)
+        var map = [Int32](filledWith: 0, count: levels.count)
         _ = tkl_reorder_visual(levels, Int32(levels.count), &map)
         return map.map(Int.init)
     }
