@@ -14,12 +14,14 @@ enum FeedTextHighlighter {
             var i = 0
             while i < units.count {
                 let unit = units[i]
-                guard unit == 0x40 || unit == 0x23 || unit == 0x68, let end = entityEnd(units, at: i) else {
+                // Most "h"s start a word, not a URL: an "h" is looked at only before a "t".
+                guard unit == 0x40 || unit == 0x23 || unit == 0x68 && i + 1 < units.count && units[i + 1] == 0x74,
+                      let end = entityEnd(units, at: i) else {
                     i += 1
                     continue
                 }
                 var link = linkStyle
-                link.link = String(decoding: UnsafeBufferPointer(rebasing: units[i..<end]), as: UTF16.self)
+                link.link = String(utf16Units: UnsafeBufferPointer(rebasing: units[i..<end]))
                 spans.append((i..<end, link))
                 i = end
             }
@@ -44,12 +46,12 @@ enum FeedTextHighlighter {
             }
             return j < units.count && units[j] == 0x23 && j > i + 1 ? j + 1 : nil
         case 0x68:  // "h": http:// or https://
-            // Most "h"s start a word, not a URL: "http" first, then an "s" or not, then "://".
-            guard matches(units, at: i, Self.http) else { return nil }
-            var schemeEnd = i + Self.http.count
+            // "http" first, then an "s" or not, then "://".
+            guard matches(units, at: i, "http") else { return nil }
+            var schemeEnd = i + 4
             if schemeEnd < units.count, units[schemeEnd] == 0x73 { schemeEnd += 1 }
-            guard matches(units, at: schemeEnd, Self.colonSlashSlash) else { return nil }
-            let start = schemeEnd + Self.colonSlashSlash.count
+            guard matches(units, at: schemeEnd, "://") else { return nil }
+            let start = schemeEnd + 3
             var j = start
             while let (scalar, next) = scalar(units, at: j), scalar.value < 0x3000, !scalar.properties.isWhitespace {
                 j = next
@@ -61,8 +63,6 @@ enum FeedTextHighlighter {
             return nil
         }
     }
-
-    private static let http = Array("http".utf16), colonSlashSlash = Array("://".utf16)
 
     /// The scalar at UTF-16 offset `i` and the offset after it; nil at the end. A lone
     /// surrogate reads as U+FFFD.
@@ -81,7 +81,10 @@ enum FeedTextHighlighter {
         }
     }
 
-    private static func matches(_ units: UnsafeBufferPointer<UInt16>, at i: Int, _ prefix: [UInt16]) -> Bool {
-        i + prefix.count <= units.count && prefix.indices.allSatisfy { units[i + $0] == prefix[$0] }
+    /// The units at `i` are the ASCII string `prefix`.
+    private static func matches(_ units: UnsafeBufferPointer<UInt16>, at i: Int, _ prefix: StaticString) -> Bool {
+        prefix.withUTF8Buffer { bytes in
+            i + bytes.count <= units.count && bytes.indices.allSatisfy { units[i + $0] == UInt16(bytes[$0]) }
+        }
     }
 }

@@ -75,7 +75,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     /// Appends another attributed text, keeping its styles.
     public mutating func append(_ other: AttributedText) {
         for run in other.runs {
-            let string = String(decoding: other.utf16[run.range], as: UTF16.self)
+            let string = other.utf16.withUnsafeBufferPointer { String(utf16Units: UnsafeBufferPointer(rebasing: $0[run.range])) }
             append(string, style: run.style)
         }
     }
