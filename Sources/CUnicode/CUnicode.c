@@ -178,7 +178,8 @@ int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale
         if (count >= capacity) return -1;
         offsets[count++] = origin[at];
     }
-    ubrk_setText(iterator, NULL, 0, &status);
+    // The iterator keeps pointing at the thread's own scratch units, not at the caller's
+    // text: nothing to drop (the next setText replaces it; a reset costs ~200 instructions).
     return count;
 }
 

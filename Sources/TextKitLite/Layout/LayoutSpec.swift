@@ -129,6 +129,7 @@ extension LayoutSpec {
     func measure(width: Double, engine: TextEngine,
                  textMeasurer: (any SpecTextMeasuring)?) throws(LayoutError) -> (size: Size, texts: [MeasuredText]) {
         var placement = Placement(measuring: true, textMeasurer: textMeasurer)
+        placement.texts.reserveCapacity(4)  // a feed cell's text blocks: no regrowth
         let size = try place(x: 0, y: 0, width: width, engine: engine, into: &placement)
         return (size, placement.texts)
     }
