@@ -101,22 +101,35 @@ int32_t tkl_line_breaks_icu(const uint16_t *text, int32_t length, const char *lo
 
 // What UAX #14 decides inside a run of units of one kind, whatever surrounds the run:
 // - ASCII letters (class AL): never a break between two (LB28);
-// - CJK unified ideographs U+4E00...U+9FFF (class ID in every ICU locale): always a break
-//   between two (LB31: no rule joins ID to ID).
+// - CJK text: unified ideographs U+4E00...U+9FFF (class ID in every ICU locale) and the CJK
+//   commas, full stops, exclamation and question marks (、 。 ， ． class CL; ！ ？ class EX, in
+//   every ICU locale): a break before each ideograph after the run's first unit (LB31: no
+//   rule joins ID, CL or EX to a following ID), none before the punctuation (LB13).
+// That holds in ICU's root rules and in its Chinese, Japanese and Korean ones (normal and
+// strict), the rules the library asks for; ICU's loose rules (a locale keyword, "@lb=loose")
+// allow a break before ！ and ？, so a locale with keywords goes to the iterator whole.
 static inline int is_ascii_letter(uint16_t unit) { return (uint16_t)((unit | 0x20) - 'a') < 26; }
 static inline int is_ideograph(uint16_t unit) { return (uint16_t)(unit - 0x4E00) < 0x5200; }
+static inline int is_cjk_text(uint16_t unit) {
+    return is_ideograph(unit) || unit == 0x3001 || unit == 0x3002 || unit == 0xFF0C || unit == 0xFF0E
+        || unit == 0xFF01 || unit == 0xFF1F;
+}
 
 // The iterator costs per unit and per boundary it finds, and the runs above are most of
 // the units (and, for Chinese, of the boundaries) of Latin and Chinese text. So a run of
 // three or more units of one kind is shown to the iterator as its first and last units:
-// every rule at the run's edges sees the same neighbours, and the rules match a run of
-// letters the same whatever its length. The boundaries inside the run are put back: none
-// in letters, one after each inner ideograph. The tests compare the result with
-// tkl_line_breaks_icu (the iterator on the whole text) over random and real texts.
+// every rule at the run's edges sees neighbours of the same classes, and the iterator's
+// answer between the two is the run's own before its last unit (a break before an
+// ideograph, none before the punctuation, whatever precedes it in the run). The boundaries
+// inside the run are put back: none in letters, one before each inner ideograph of CJK
+// text. The tests compare the result with tkl_line_breaks_icu (the iterator on the whole
+// text) over random and real texts.
 int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale,
                         int32_t *offsets, int32_t capacity) {
     if (length <= 0) return 0;
-    if (length > TKL_SHORTEN_MAX) return tkl_line_breaks_icu(text, length, locale, offsets, capacity);
+    if (length > TKL_SHORTEN_MAX || (locale && strchr(locale, '@'))) {
+        return tkl_line_breaks_icu(text, length, locale, offsets, capacity);
+    }
     ThreadState *state = thread_state();
     if (!state) return -1;
     if (state->short_capacity < length) {
@@ -124,7 +137,7 @@ int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale
         if (grown < state->short_capacity * 2) grown = state->short_capacity * 2;
         if (grown > TKL_SHORTEN_MAX) grown = TKL_SHORTEN_MAX;
         // Units, then their offsets in `text` (one more: the end), then shortened
-        // ideograph runs (at most one per three units).
+        // CJK runs (at most one per three units).
         uint16_t *units = realloc(state->short_units, (size_t)grown * sizeof(uint16_t));
         if (units) state->short_units = units;
         int32_t *short_offsets = realloc(state->short_offsets, (size_t)(grown + 1 + grown / 3 + 1) * sizeof(int32_t));
@@ -134,7 +147,7 @@ int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale
     }
     uint16_t *units = state->short_units;
     int32_t *origin = state->short_offsets;
-    // Each shortened ideograph run, by the index of its last unit in `units`.
+    // Each shortened CJK run, by the index of its last unit in `units`.
     int32_t *gaps = origin + state->short_capacity + 1;
     int32_t n = 0, gap_count = 0;
     for (int32_t i = 0; i < length;) {
@@ -142,17 +155,17 @@ int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale
         uint16_t unit = text[i++];
         units[n] = unit;
         origin[n++] = start;
-        int ideographs = 0;
+        int cjk = 0;
         if (is_ascii_letter(unit)) {
             while (i < length && is_ascii_letter(text[i])) i++;
-        } else if (is_ideograph(unit)) {
-            while (i < length && is_ideograph(text[i])) i++;
-            ideographs = 1;
+        } else if (is_cjk_text(unit)) {
+            while (i < length && is_cjk_text(text[i])) i++;
+            cjk = 1;
         } else {
             continue;
         }
         if (i - start >= 2) {
-            if (ideographs && i - start >= 3) gaps[gap_count++] = n;
+            if (cjk && i - start >= 3) gaps[gap_count++] = n;
             units[n] = text[i - 1];
             origin[n++] = i - 1;
         }
@@ -167,10 +180,11 @@ int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale
     if (U_FAILURE(status)) return -1;
     int32_t count = 0, next_gap = 0;
     for (int32_t at = ubrk_following(iterator, 0); at != UBRK_DONE; at = ubrk_next(iterator)) {
-        // The inner boundaries of the shortened ideograph runs up to here.
+        // The inner boundaries of the shortened CJK runs up to here.
         for (; next_gap < gap_count && gaps[next_gap] <= at; next_gap++) {
             int32_t last = gaps[next_gap];
             for (int32_t inner = origin[last - 1] + 1; inner < origin[last]; inner++) {
+                if (!is_ideograph(text[inner])) continue;
                 if (count >= capacity) return -1;
                 offsets[count++] = inner;
             }

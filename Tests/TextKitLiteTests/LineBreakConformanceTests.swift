@@ -66,8 +66,8 @@ import Testing
         #expect(Set(failures) == Self.knownDifferences)
     }
 
-    /// `lineBreaks` shows ICU runs of ASCII letters and of ideographs shortened to their
-    /// ends: the same boundaries as ICU on the whole text, for random text that puts
+    /// `lineBreaks` shows ICU runs of ASCII letters and of CJK text (ideographs, CJK commas,
+    /// stops, exclamation and question marks) shortened to their ends: the same boundaries as ICU on the whole text, for random text that puts
     /// every line-break class next to such runs (brackets, quotes, numbers and their
     /// prefixes and postfixes, hyphens, dashes, spaces, no-break and zero-width characters,
     /// marks, joiners, emoji with modifiers, flags, kana, CJK punctuation, Hangul, Hebrew,
@@ -87,14 +87,18 @@ import Testing
         ]
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf16)
         let ideographs: [UInt16] = [0x4E00, 0x4E2D, 0x6587, 0x5B57, 0x7684, 0x662F, 0x9FA5, 0x9FFF, 0x5929]
+        // CJK text as a run holds it: ideographs and the commas, stops, exclamation and
+        // question marks between them (the punctuation first, last, doubled or alone too).
+        let cjkText = ideographs + [0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF01, 0xFF1F]
         var random = SampleFeed.SplitMix64(state: 29)
         var texts: [[UInt16]] = []
         for _ in 0..<20_000 {
             var units: [UInt16] = []
             for _ in 0..<(1 + random.below(10)) {
-                switch random.below(4) {
+                switch random.below(5) {
                 case 0: for _ in 0..<(1 + random.below(7)) { units.append(letters[random.below(letters.count)]) }
                 case 1: for _ in 0..<(1 + random.below(7)) { units.append(ideographs[random.below(ideographs.count)]) }
+                case 2: for _ in 0..<(1 + random.below(9)) { units.append(cjkText[random.below(cjkText.count)]) }
                 default: units += palette[random.below(palette.count)].utf16
                 }
             }
@@ -118,12 +122,13 @@ import Testing
         #expect(shortened > 15_000)
     }
 
-    /// Three units of a run `lineBreaks` shortens (ASCII letters, or ideographs).
+    /// Three units of a run `lineBreaks` shortens (ASCII letters, or CJK text: ideographs and
+    /// CJK commas, stops, exclamation and question marks).
     static func sameRunKind(_ a: UInt16, _ b: UInt16, _ c: UInt16) -> Bool {
         func kind(_ unit: UInt16) -> Int {
             switch unit {
             case 0x41...0x5A, 0x61...0x7A: 1
-            case 0x4E00...0x9FFF: 2
+            case 0x4E00...0x9FFF, 0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF01, 0xFF1F: 2
             default: 0
             }
         }
