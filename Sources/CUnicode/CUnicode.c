@@ -100,7 +100,8 @@ int32_t tkl_line_breaks_icu(const uint16_t *text, int32_t length, const char *lo
 }
 
 // What UAX #14 decides inside a run of units of one kind, whatever surrounds the run:
-// - ASCII letters (class AL): never a break between two (LB28);
+// - letters: ASCII and Arabic (U+0621...U+064A, class AL) and Hebrew (U+05D0...U+05EA, class
+//   HL): never a break between two (LB28);
 // - CJK text: unified ideographs U+4E00...U+9FFF (class ID in every ICU locale) and the CJK
 //   commas, full stops, exclamation and question marks (、 。 ， ． class CL; ！ ？ class EX, in
 //   every ICU locale): a break before each ideograph after the run's first unit (LB31: no
@@ -108,7 +109,10 @@ int32_t tkl_line_breaks_icu(const uint16_t *text, int32_t length, const char *lo
 // That holds in ICU's root rules and in its Chinese, Japanese and Korean ones (normal and
 // strict), the rules the library asks for; ICU's loose rules (a locale keyword, "@lb=loose")
 // allow a break before ！ and ？, so a locale with keywords goes to the iterator whole.
-static inline int is_ascii_letter(uint16_t unit) { return (uint16_t)((unit | 0x20) - 'a') < 26; }
+static inline int is_letter(uint16_t unit) {
+    return (uint16_t)((unit | 0x20) - 'a') < 26 || (uint16_t)(unit - 0x0621) <= 0x064A - 0x0621
+        || (uint16_t)(unit - 0x05D0) <= 0x05EA - 0x05D0;
+}
 static inline int is_ideograph(uint16_t unit) { return (uint16_t)(unit - 0x4E00) < 0x5200; }
 static inline int is_cjk_text(uint16_t unit) {
     return is_ideograph(unit) || unit == 0x3001 || unit == 0x3002 || unit == 0xFF0C || unit == 0xFF0E
@@ -156,8 +160,8 @@ int32_t tkl_line_breaks(const uint16_t *text, int32_t length, const char *locale
         units[n] = unit;
         origin[n++] = start;
         int cjk = 0;
-        if (is_ascii_letter(unit)) {
-            while (i < length && is_ascii_letter(text[i])) i++;
+        if (is_letter(unit)) {
+            while (i < length && is_letter(text[i])) i++;
         } else if (is_cjk_text(unit)) {
             while (i < length && is_cjk_text(text[i])) i++;
             cjk = 1;

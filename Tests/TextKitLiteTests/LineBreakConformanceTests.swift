@@ -66,7 +66,7 @@ import Testing
         #expect(Set(failures) == Self.knownDifferences)
     }
 
-    /// `lineBreaks` shows ICU runs of ASCII letters and of CJK text (ideographs, CJK commas,
+    /// `lineBreaks` shows ICU runs of letters (ASCII, Arabic, Hebrew) and of CJK text (ideographs, CJK commas,
     /// stops, exclamation and question marks) shortened to their ends: the same boundaries as ICU on the whole text, for random text that puts
     /// every line-break class next to such runs (brackets, quotes, numbers and their
     /// prefixes and postfixes, hyphens, dashes, spaces, no-break and zero-width characters,
@@ -84,8 +84,11 @@ import Testing
             "\u{627}", "\u{E01}", "\u{E32}", "\u{E9}", "\u{3B1}", "\u{416}", "\u{1F600}", "\u{1F466}", "\u{1F3FB}",
             "\u{261D}", "\u{1F1E8}", "\u{1F1F3}", "\u{2764}", "\u{FFFC}", "\u{E000}", "\u{85}", "\t", "\n", "\r",
             "\u{2028}", "\u{C}", "\u{1}", "\u{2E3A}", "\u{FF5E}", "\u{2027}", "\u{1F3F3}",
+            "\u{64B}", "\u{670}", "\u{60C}", "\u{61F}", "\u{660}", "\u{6D4}", "\u{5B0}", "\u{5F3}", "\u{5F4}", "\u{200F}",
         ]
+        // ASCII, Arabic and Hebrew letters (the first and last of each range too).
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf16)
+            + [0x0621, 0x0627, 0x0644, 0x0645, 0x064A, 0x05D0, 0x05D4, 0x05D5, 0x05EA]
         let ideographs: [UInt16] = [0x4E00, 0x4E2D, 0x6587, 0x5B57, 0x7684, 0x662F, 0x9FA5, 0x9FFF, 0x5929]
         // CJK text as a run holds it: ideographs and the commas, stops, exclamation and
         // question marks between them (the punctuation first, last, doubled or alone too).
@@ -122,12 +125,12 @@ import Testing
         #expect(shortened > 15_000)
     }
 
-    /// Three units of a run `lineBreaks` shortens (ASCII letters, or CJK text: ideographs and
-    /// CJK commas, stops, exclamation and question marks).
+    /// Three units of a run `lineBreaks` shortens (ASCII, Arabic or Hebrew letters, or CJK
+    /// text: ideographs and CJK commas, stops, exclamation and question marks).
     static func sameRunKind(_ a: UInt16, _ b: UInt16, _ c: UInt16) -> Bool {
         func kind(_ unit: UInt16) -> Int {
             switch unit {
-            case 0x41...0x5A, 0x61...0x7A: 1
+            case 0x41...0x5A, 0x61...0x7A, 0x0621...0x064A, 0x05D0...0x05EA: 1
             case 0x4E00...0x9FFF, 0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF01, 0xFF1F: 2
             default: 0
             }
