@@ -263,6 +263,27 @@ import Testing
         }
     }
 
+    /// A cell style the engine would refuse (its text blocks' options or styles) is refused
+    /// by `layout` and by `measure` alike, with the engine's error, for every post: measuring
+    /// does not check each block again, so the style's own check must hold everything.
+    @Test func invalidStyleIsRefusedByLayoutAndMeasureAlike() {
+        let cases: [(String, (inout FeedCellStyle) -> Void)] = [
+            ("invalid lineHeightMode fixed(0.0): line height must be in (0, 1e6] points", { $0.lineHeightMode = .fixed(0) }),
+            ("invalid lineHeightMode fixed(nan): line height must be in (0, 1e6] points", { $0.lineHeightMode = .fixed(.nan) }),
+            ("invalid lineSpacing inf: must be a finite number of points within ±1e6", { $0.lineSpacing = .infinity }),
+            ("invalid bodySize 0.0: must be in (0, 100000] points", { $0.bodySize = 0 }),
+        ]
+        for (message, configure) in cases {
+            let p = precomputer(configure)
+            for post in [Self.post, FeedPost(id: "short", author: "", text: "")] {
+                for error in [#expect(throws: LayoutError.self) { try p.layout(post, width: 375) },
+                              #expect(throws: LayoutError.self) { try p.measure(post, width: 375) }] {
+                    #expect(error.map { "\($0)" } == message)
+                }
+            }
+        }
+    }
+
     /// Mentions, topics and URLs found by the highlighter, with their UTF-16 offsets: names
     /// in any script, topics of at most 63 scalars (a surrogate pair is one) on one line,
     /// URLs up to white space or CJK text and without trailing sentence punctuation, and

@@ -41,9 +41,9 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
             where !(value.isFinite && value >= 0 && value <= 1e5) {
             throw .invalidOption(name: name, value: "\(value)", reason: "must be in [0, 100000] points")
         }
-        guard lineSpacing.isFinite, abs(lineSpacing) <= 1e6 else {
-            throw .invalidOption(name: "lineSpacing", value: "\(lineSpacing)", reason: "must be finite")
-        }
+        // The line spacing and line height every text block gets, checked as the engine checks
+        // them: the precomputer measures its text blocks without checking them again.
+        try LayoutOptions(lineSpacing: lineSpacing, lineHeightMode: lineHeightMode).validate()
         guard padding.isValid else { throw .invalidOption(name: "padding", value: "\(padding)", reason: "must be finite and not negative") }
         guard bodyMaxLines >= 0 else { throw .invalidOption(name: "bodyMaxLines", value: "\(bodyMaxLines)", reason: "must be 0 (all) or more") }
         guard quoteMaxLines >= 0 else { throw .invalidOption(name: "quoteMaxLines", value: "\(quoteMaxLines)", reason: "must be 0 (all) or more") }

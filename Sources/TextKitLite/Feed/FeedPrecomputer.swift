@@ -265,12 +265,13 @@ public final class FeedPrecomputer: Sendable {
     /// A field of a post measured with the options its spec gives it: a body as it comes
     /// (each post has its own), the texts that recur across posts (author, quote, footer)
     /// through the measured-text cache, made into attributed texts only on a miss.
-    fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions) throws(LayoutError) -> TextMeasurement {
+    fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions) -> TextMeasurement {
         let string = field.string(of: post)
-        guard field != .body else { return try engine.measure(cell.attributedText(field, string), options: options) }
+        // The style was checked at init (`styleError`), the width by `cacheKey`.
+        guard field != .body else { return engine.measureValid(cell.attributedText(field, string), options: options) }
         let key = FieldKey(field: field, text: string, width: options.width)
         if let cached = measuredCache.value(for: key, record: field != .footer) { return cached }
-        let measured = try engine.measure(cell.attributedText(field, string), options: options)
+        let measured = engine.measureValid(cell.attributedText(field, string), options: options)
         measuredCache.insert(measured, for: key, cost: 96 + string.utf8.count + measured.lineStarts.count * 8)
         return measured
     }
@@ -283,6 +284,6 @@ private struct PostTexts: SpecTextMeasuring {
 
     func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
         guard let field = FeedCellSpec.Field(id: id) else { return try engine.measure(text, options: options) }
-        return try precomputer.measure(field, of: post, options: options)
+        return precomputer.measure(field, of: post, options: options)
     }
 }

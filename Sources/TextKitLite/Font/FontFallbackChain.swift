@@ -85,6 +85,14 @@ public struct FontFallbackChain: Sendable, Hashable {
         return index
     }
 
+    /// `resolve(cluster:preferred:)` for a cluster of one scalar, inlined into the
+    /// itemizer's loop over clusters: the memo's answer, when there is one, without a call.
+    @inline(__always)
+    func resolve(scalar: UInt32, preferred: Font?) -> Int? {
+        if preferred == nil, let index = memo.fontIndex(for: scalar) { return index }
+        return withUnsafePointer(to: scalar) { resolve(cluster: UnsafeBufferPointer(start: $0, count: 1), preferred: preferred) }
+    }
+
     /// Index of the first font of the chain that covers `cluster` (the first color font
     /// for emoji presentation), nil when none does.
     private func chainIndex(for cluster: UnsafeBufferPointer<UInt32>) -> Int? {

@@ -141,7 +141,7 @@ struct Itemizer {
             let first = nextScalar()
             let resolved: Int?
             if i == clusterEnd {
-                resolved = withUnsafePointer(to: first) { chain.resolve(cluster: UnsafeBufferPointer(start: $0, count: 1), preferred: preferred) }
+                resolved = chain.resolve(scalar: first, preferred: preferred)
             } else {
                 scalars.removeAll(keepingCapacity: true)
                 scalars.append(first)
