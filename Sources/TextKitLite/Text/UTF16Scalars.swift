@@ -85,7 +85,7 @@ extension String {
     /// The string of UTF-16 code units, as `String(decoding: units, as: UTF16.self)` makes
     /// it (a lone surrogate reads as U+FFFD), written straight as UTF-8: the standard
     /// library decodes UTF-16 through a generic path that costs about 1,600 instructions
-    /// for a short link (callgrind), ten times this.
+    /// for a short link (callgrind), six times this.
     init(utf16Units units: UnsafeBufferPointer<UInt16>) {
         self.init(unsafeUninitializedCapacity: units.count * 3) { bytes in
             var i = 0, o = 0

@@ -9,9 +9,10 @@ enum UnicodeProperties {
     /// using ICU's rules for `locale` ("zh", "ja", "" for root). The last opportunity is
     /// always at `text.count`.
     ///
-    /// ICU's iterator is shown runs of ASCII letters and of CJK ideographs shortened to
-    /// their ends, whose inner boundaries UAX #14 fixes (none between letters, one between
-    /// ideographs); `icuLineBreaks` runs it on the whole text.
+    /// ICU's iterator is shown runs of letters (ASCII, Arabic, Hebrew) and of CJK text
+    /// (ideographs and the CJK commas, stops, exclamation and question marks) shortened to
+    /// their ends, whose inner boundaries UAX #14 fixes (none between letters; in CJK text,
+    /// one before each ideograph); `icuLineBreaks` runs it on the whole text.
     static func lineBreaks(_ text: UnsafeBufferPointer<UInt16>, locale: String) -> [Int32] {
         lineBreaks(text, locale: locale, tkl_line_breaks)
     }
@@ -25,11 +26,20 @@ enum UnicodeProperties {
         _ text: UnsafeBufferPointer<UInt16>, locale: String,
         _ find: (UnsafePointer<UInt16>?, Int32, UnsafePointer<CChar>?, UnsafeMutablePointer<Int32>?, Int32) -> Int32
     ) -> [Int32] {
+        boundaries(text) { find(text.baseAddress, Int32(text.count), locale, $0, $1) }
+    }
+
+    /// The boundaries a C finder writes, given room for one per unit (`find(offsets,
+    /// capacity)` returns how many, or a negative count when it fails): none for an empty
+    /// text, and the text's end alone when the finder fails. Inlined: a call through the
+    /// closure measured 0.4% more instructions for warm measuring.
+    @inline(__always)
+    private static func boundaries(
+        _ text: UnsafeBufferPointer<UInt16>, _ find: (UnsafeMutablePointer<Int32>?, Int32) -> Int32
+    ) -> [Int32] {
         guard !text.isEmpty else { return [] }
         var offsets = [Int32](filledWith: 0, count: text.count)
-        let count = offsets.withUnsafeMutableBufferPointer { offsets in
-            find(text.baseAddress, Int32(text.count), locale, offsets.baseAddress, Int32(text.count))
-        }
+        let count = offsets.withUnsafeMutableBufferPointer { find($0.baseAddress, Int32(text.count)) }
         guard count > 0 else { return [Int32(text.count)] }
         offsets.removeSubrange(Int(count)...)
         return offsets
@@ -75,12 +85,7 @@ enum UnicodeProperties {
 
     /// Grapheme cluster boundaries from ICU's break iterator alone.
     static func icuGraphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>) -> [Int32] {
-        guard !text.isEmpty else { return [] }
-        var offsets = [Int32](filledWith: 0, count: text.count)
-        let count = tkl_grapheme_breaks(text.baseAddress, Int32(text.count), &offsets, Int32(text.count))
-        guard count > 0 else { return [Int32(text.count)] }
-        offsets.removeSubrange(Int(count)...)
-        return offsets
+        boundaries(text) { tkl_grapheme_breaks(text.baseAddress, Int32(text.count), $0, $1) }
     }
 
     /// True for a UTF-16 unit whose Grapheme_Cluster_Break is Other or Control (never CR
