@@ -66,8 +66,9 @@ import Testing
         #expect(Set(failures) == Self.knownDifferences)
     }
 
-    /// `lineBreaks` shows ICU runs of letters (ASCII, Arabic, Hebrew) and of CJK text (ideographs, CJK commas,
-    /// stops, exclamation and question marks) shortened to their ends: the same boundaries as ICU on the whole text, for random text that puts
+    /// `lineBreaks` shows ICU runs of letters (ASCII, Arabic, Hebrew) and of CJK text
+    /// (ideographs, CJK commas, stops, exclamation and question marks) shortened to their
+    /// ends: the same boundaries as ICU on the whole text, for random text that puts
     /// every line-break class next to such runs (brackets, quotes, numbers and their
     /// prefixes and postfixes, hyphens, dashes, spaces, no-break and zero-width characters,
     /// marks, joiners, emoji with modifiers, flags, kana, CJK punctuation, Hangul, Hebrew,
