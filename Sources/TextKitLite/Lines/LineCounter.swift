@@ -69,6 +69,9 @@ struct LineCounter: PieceSink {
         if !isDone { finishLine() }
     }
 
+    /// Only widths, hangs and fonts are read.
+    static var takesExtents: Bool { true }
+
     mutating func reserve(_ count: Int) {}
 
     @inline(__always)

@@ -180,8 +180,8 @@ struct Itemizer {
         // Cut items at break opportunities into words, and shape each word.
         sink.reserve(breaks.count + items.count)
         var breakIndex = 0
-        var loneHits = 0
-        defer { cache.recordLoneHits(loneHits) }
+        var valueHits = 0
+        defer { cache.recordValueHits(valueHits) }
         for item in items {
             let font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
@@ -196,7 +196,8 @@ struct Itemizer {
                 let nextBreak = breakIndex < breaks.count ? Int(breaks[breakIndex]) : length
                 let pieceEnd = min(nextBreak, item.end)
                 let next = piece(shaping, pieceStart..<pieceEnd, base: base, item: item, font: font, size: size,
-                                 language: language, lone: lone, breakAfter: pieceEnd == nextBreak, loneHits: &loneHits)
+                                 language: language, lone: lone, breakAfter: pieceEnd == nextBreak,
+                                 extentsOnly: Sink.takesExtents, valueHits: &valueHits)
                 guard sink.take(next, firstUnit: shaping[pieceStart]) else { return (resolvedLevel, graphemes) }
                 pieceStart = pieceEnd
             }
@@ -205,42 +206,60 @@ struct Itemizer {
     }
 
     /// The piece of the word at paragraph offsets `range` of an item: a lone glyph from
-    /// `lone` when the word is one unit that shapes to one plain glyph, else a shaped word
-    /// from the cache (or HarfBuzz), shaped at most once.
+    /// `lone` when the word is one unit that shapes to one plain glyph; with `extentsOnly`
+    /// (for a line counter), the word's extents from the cache's memo when it holds them;
+    /// else a shaped word from the cache (or HarfBuzz), shaped at most once.
     @inline(__always)
     private func piece(
         _ shaping: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, base: Int, item: Item, font: Font, size: Double,
-        language: String?, lone: LoneGlyphTable?, breakAfter: Bool, loneHits: inout Int
+        language: String?, lone: LoneGlyphTable?, breakAfter: Bool, extentsOnly: Bool, valueHits: inout Int
     ) -> ShapedPiece {
         let start = Int32(base + range.lowerBound)
+        let slice = UnsafeBufferPointer(rebasing: shaping[range])
         var word: ShapedWord?
         // `lone?.`, not `if let lone`: a bound copy would retain the table per piece.
         if range.count == 1, case let unit = shaping[range.lowerBound], !UTF16.isSurrogate(unit), var entry = lone?.entry(unit) {
             if case .unknown = entry {
-                let shaped = shapeWord(shaping, range, font, item.script, item.level, language)
+                let shaped = shapeWord(key(slice, font, item, language), slice, font, item.script, language)
                 entry = lone?.remember(shaped, for: unit) ?? .notLone
                 word = shaped
             } else {
-                loneHits += 1
+                valueHits += 1
             }
             if case .lone(let glyph) = entry {
                 return ShapedPiece(lone: glyph, unit: unit, start: start, fontIndex: item.font, unitsPerEm: font.unitsPerEm,
                                    size: size, style: item.style, level: item.level, breakAfter: breakAfter)
             }
         }
-        return ShapedPiece(word: word ?? shapeWord(shaping, range, font, item.script, item.level, language),
-                           start: start, fontIndex: item.font, size: size, style: item.style, level: item.level,
+        if word == nil {
+            let key = key(slice, font, item, language)
+            // A piece of extents knows its font by its chain index.
+            let memo = extentsOnly && item.font >= 0 && item.font <= Int(Int16.max)
+            if memo, let extents = cache.extentsMemo.extents(for: key) {
+                valueHits += 1
+                return ShapedPiece(extents: extents, start: start, fontIndex: item.font, unitsPerEm: font.unitsPerEm,
+                                   size: size, style: item.style, level: item.level, breakAfter: breakAfter)
+            }
+            let shaped = shapeWord(key, slice, font, item.script, language)
+            if memo { cache.extentsMemo.insert(shaped.extents, for: key) }
+            word = shaped
+        }
+        return ShapedPiece(word: word!, start: start, fontIndex: item.font, size: size, style: item.style, level: item.level,
                            breakAfter: breakAfter)
     }
 
+    /// The cache key of the word `slice` of an item.
+    @inline(__always)
+    private func key(_ slice: UnsafeBufferPointer<UInt16>, _ font: Font, _ item: Item, _ language: String?) -> ShapeCache.Key {
+        ShapeCache.Key(font: font.id, script: item.script.rawValue, rightToLeft: item.level & 1 == 1, language: language,
+                       text: slice, seed: cache.seed)
+    }
+
+    /// The word of `key` from the cache, or shaped by HarfBuzz (and cached).
     private func shapeWord(
-        _ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, _ font: Font, _ script: Script,
-        _ level: UInt8, _ language: String?
+        _ key: ShapeCache.Key, _ slice: UnsafeBufferPointer<UInt16>, _ font: Font, _ script: Script, _ language: String?
     ) -> ShapedWord {
-        let slice = UnsafeBufferPointer(rebasing: units[range])
-        let rightToLeft = level & 1 == 1
-        let key = ShapeCache.Key(font: font.id, script: script.rawValue, rightToLeft: rightToLeft,
-                                 language: language, text: slice, seed: cache.seed)
+        let rightToLeft = key.rightToLeft
         if let word = cache.word(for: key) { return word }
         cache.recordShaping()
         let shaped = shaper.shape(font.harfBuzz, text: slice, rightToLeft: rightToLeft, script: script, language: language)
@@ -264,6 +283,9 @@ struct Itemizer {
 /// shaped paragraph, a line counter for a measurement (which stops the stream once it
 /// knows the answer).
 protocol PieceSink {
+    /// True when the sink needs no more of a whole word than its extents: it may be given
+    /// pieces that have a width but no glyphs (`ShapedPiece(extents:)`).
+    static var takesExtents: Bool { get }
     /// A capacity hint: about this many pieces follow.
     mutating func reserve(_ count: Int)
     /// Takes the next piece; `firstUnit` is the code unit it starts with, as shaped (a tab
@@ -274,6 +296,8 @@ protocol PieceSink {
 /// Keeps every piece.
 struct PieceArray: PieceSink {
     var pieces: [ShapedPiece] = []
+
+    static var takesExtents: Bool { false }
 
     mutating func reserve(_ count: Int) { pieces.reserveCapacity(count) }
 

@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// Thread-safe and bounded by entries and bytes (words not used lately go first). Words of
 /// one UTF-16 unit that shape to one plain glyph are also kept, by value, in lone-glyph
-/// tables per font and script (`LoneGlyphTable`: at most 16 tables of at most 512 KB).
+/// tables per font and script (`LoneGlyphTable`: at most 16 tables of at most 512 KB), and
+/// what measuring needs of other short words in a memo of fixed size (`WordExtentsMemo`,
+/// 1 MB).
 public final class ShapeCache: Sendable {
     /// What a shaped word depends on. The text of a word of up to 12 UTF-16 units (every
     /// CJK character, most words of alphabetic scripts) is packed into the key itself, and
@@ -15,11 +17,12 @@ public final class ShapeCache: Sendable {
     /// is computed once, when the key is made, and serves both the shard choice and the
     /// shard's table.
     struct Key: Hashable, Sendable {
-        private let font: Int
-        private let script: UInt32
-        private let rightToLeft: Bool
-        private let length: Int
-        private let packed: (UInt64, UInt64, UInt64)
+        let font: Int
+        let script: UInt32
+        let rightToLeft: Bool
+        let length: Int
+        /// The text's units, four to a word, when it is 12 units or fewer.
+        let packed: (UInt64, UInt64, UInt64)
         private let extra: Extra?
         private let hash: Int
 
@@ -79,6 +82,9 @@ public final class ShapeCache: Sendable {
             return product.high ^ product.low
         }
 
+        /// True when the key is its fields alone: no language, text packed.
+        var isPacked: Bool { extra == nil }
+
         /// Bytes the key holds beyond its own size.
         var heapBytes: Int { extra.map { 48 + $0.long.count * 2 } ?? 0 }
 
@@ -107,8 +113,11 @@ public final class ShapeCache: Sendable {
     /// Lone-glyph tables by font and script (a handful: one per font and script a text
     /// uses), at most `maxLoneTables`; and the words they answered, counted as hits.
     private let loneTables = Locked<[LoneGlyphTable]>([])
-    private let loneHits = Atomic<Int>(0)
     private let maxLoneTables: Int
+    /// Extents of short words, for measuring.
+    let extentsMemo = WordExtentsMemo()
+    /// Words answered by value (a lone-glyph table or the extents memo), counted as hits.
+    private let valueHits = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - maxEntries: most words held at once.
@@ -141,15 +150,15 @@ public final class ShapeCache: Sendable {
         }
     }
 
-    /// Counts words answered by a lone-glyph table as cache hits.
-    func recordLoneHits(_ count: Int) {
-        if count > 0 { loneHits.add(count, ordering: .relaxed) }
+    /// Counts words answered by value (a lone-glyph table or the extents memo) as cache hits.
+    func recordValueHits(_ count: Int) {
+        if count > 0 { valueHits.add(count, ordering: .relaxed) }
     }
 
-    /// Hits (lone-glyph table answers included), misses, evictions and size.
+    /// Hits (answers by value included), misses, evictions and size.
     public var statistics: CacheStatistics {
         var statistics = cache.statistics
-        statistics.hits += loneHits.load(ordering: .relaxed)
+        statistics.hits += valueHits.load(ordering: .relaxed)
         return statistics
     }
 
@@ -160,5 +169,6 @@ public final class ShapeCache: Sendable {
     public func removeAll() {
         cache.removeAll()
         loneTables.withLock { $0.removeAll() }
+        extentsMemo.removeAll()
     }
 }

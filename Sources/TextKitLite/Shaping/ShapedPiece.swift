@@ -6,14 +6,17 @@
 ///
 /// A word of one unit that shaped to one plain glyph (a Chinese character, most often) is
 /// held by value, as a lone glyph from `LoneGlyphTable`, not by a reference to a cached
-/// `ShapedWord`: making, copying and freeing such a piece touches no shared object.
+/// `ShapedWord`: making, copying and freeing such a piece touches no shared object. So is,
+/// for a line counter alone, a whole word known by its extents (`WordExtentsMemo`): such a
+/// piece has a width but no glyphs, and is never drawn or cut.
 struct ShapedPiece: Sendable {
     /// UTF-16 range of the piece in the text.
     var start: Int32
     var end: Int32
     /// Text offset of the shaped word's cluster 0.
     var wordStart: Int32
-    /// Glyph index range into `word`'s arrays (HarfBuzz output order); 0..<1 for a lone glyph.
+    /// Glyph index range into `word`'s arrays (HarfBuzz output order); 0..<1 for a lone
+    /// glyph, 0..<0 for a word known by its extents.
     var glyphStart: Int32
     var glyphEnd: Int32
     /// The shaped word; nil for a lone glyph.
@@ -82,6 +85,27 @@ struct ShapedPiece: Sendable {
         }
     }
 
+    /// A whole word of chain font `fontIndex` (0...Int16.max) known by its extents alone,
+    /// for a line counter.
+    ///
+    /// Measured as the word held by reference is, to the bit.
+    init(extents: WordExtents, start: Int32, fontIndex: Int, unitsPerEm: Int, size: Double, style: Int32, level: UInt8,
+         breakAfter: Bool) {
+        word = nil
+        self.start = start
+        end = start + extents.length
+        wordStart = start
+        glyphStart = 0
+        glyphEnd = 0
+        loneGlyph = 0
+        self.fontIndex = Int16(fontIndex)
+        self.size = size
+        self.style = style
+        self.level = level
+        self.breakAfter = breakAfter
+        measureWhole(extents, scale: size / Double(unitsPerEm))
+    }
+
     /// The font the piece was shaped with, `chain` being the text's fallback chain.
     func font(in chain: FontFallbackChain) -> Font {
         word?.font ?? chain.fonts[Int(fontIndex)]
@@ -106,10 +130,7 @@ struct ShapedPiece: Sendable {
         guard let word else { return }  // a lone glyph is measured when made, and never cut
         let scale = scale(word)
         if start == wordStart, glyphStart == 0, glyphEnd == word.glyphCount, end == wordStart + Int32(word.length) {
-            // The whole word: its hanging spaces are its trailing ones.
-            width = Double(word.totalAdvance) * scale
-            hangStart = wordStart + word.trailingSpaceStart
-            hang = word.trailingSpaceStart == Int32(word.length) ? 0 : Double(word.hangingAdvance) * scale
+            measureWhole(word.extents, scale: scale)
             return
         }
         let glyphs = Int(glyphStart)..<Int(glyphEnd)
@@ -119,10 +140,19 @@ struct ShapedPiece: Sendable {
         hang = hanging == end - wordStart ? 0 : Double(word.advance(of: word.glyphs(from: hanging, in: glyphs))) * scale
     }
 
+    /// Measures the whole word: its hanging spaces are its trailing ones.
+    @inline(__always)
+    private mutating func measureWhole(_ extents: WordExtents, scale: Double) {
+        width = Double(extents.totalAdvance) * scale
+        hangStart = wordStart + extents.trailingSpaceStart
+        hang = extents.trailingSpaceStart == extents.length ? 0 : Double(extents.hangingAdvance) * scale
+    }
+
     /// Visits the piece's glyphs in HarfBuzz order (visual): ID, offsets and advance in
     /// points, and word offset of the glyph's cluster.
     func forEachGlyph(_ body: (_ glyph: UInt32, _ x: Double, _ y: Double, _ advance: Double, _ cluster: Int32, _ endsCluster: Bool) -> Void) {
         guard let word else {
+            assert(glyphEnd == 1, "a word known by its extents is never drawn")
             // Computed as for a word (an offset of 0 scaled), so both kinds place alike.
             body(loneGlyph, 0, -0.0, width, 0, true)
             return
