@@ -182,6 +182,7 @@ struct Itemizer {
         var breakIndex = 0
         var valueHits = 0
         defer { cache.recordValueHits(valueHits) }
+        var loneTables = RecentLoneTables()
         for item in items {
             let font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
@@ -189,7 +190,7 @@ struct Itemizer {
             // Words of one unit, left to right, in a chain font, without a language: from the
             // lone-glyph table when they shape to one plain glyph.
             let lone = item.font >= 0 && item.font <= Int(Int16.max) && item.level & 1 == 0 && language == nil
-                ? cache.loneGlyphs(font: font.id, script: item.script.rawValue) : nil
+                ? loneTables.table(font: font.id, script: item.script.rawValue, in: cache) : nil
             var pieceStart = item.start
             while pieceStart < item.end {
                 while breakIndex < breaks.count, Int(breaks[breakIndex]) <= pieceStart { breakIndex += 1 }
