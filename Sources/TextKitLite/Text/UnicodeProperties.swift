@@ -48,8 +48,8 @@ enum UnicodeProperties {
     /// Extended grapheme cluster boundaries (UAX #29) after the start, ending with `text.count`.
     ///
     /// - Complexity: O(n); text made only of `isOwnGraphemeUnit` units (most Latin and CJK
-    ///   text) does not go through ICU's break iterator, nor does text whose every scalar
-    ///   stands alone (Arabic or Hebrew without marks, emoji without modifiers or joiners).
+    ///   text) does not go through ICU's break iterator, and other text only around the
+    ///   scalars that may join others (marks, joiners, emoji modifiers, jamo, flags).
     static func graphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>) -> GraphemeBoundaries {
         graphemeBoundaries(text, everyUnitOwnGrapheme: text.allSatisfy(isOwnGraphemeUnit))
     }
@@ -57,29 +57,75 @@ enum UnicodeProperties {
     /// The same, when whether every unit `isOwnGraphemeUnit` is known.
     static func graphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>, everyUnitOwnGrapheme: Bool) -> GraphemeBoundaries {
         if everyUnitOwnGrapheme { return GraphemeBoundaries(everyUnitOf: text.count) }
-        return GraphemeBoundaries(scalarBoundariesIfEveryScalarStandsAlone(text) ?? icuGraphemeBoundaries(text))
+        return GraphemeBoundaries(spanGraphemeBoundaries(text))
     }
 
-    /// Boundaries after every scalar when each scalar's Grapheme_Cluster_Break is Other or
-    /// Control, else nil. UAX #29 breaks on both sides of such a scalar (GB4, GB5, GB999):
-    /// every rule that joins needs CR, LF, Extend, ZWJ, SpacingMark, Prepend, a Hangul
-    /// jamo or a regional indicator on one side (GB11's emoji sequences need a ZWJ).
-    private static func scalarBoundariesIfEveryScalarStandsAlone(_ text: UnsafeBufferPointer<UInt16>) -> [Int32]? {
-        var boundaries: [Int32] = []
-        boundaries.reserveCapacity(text.count)
-        var i = 0
-        while i < text.count {
-            let unit = text[i]
-            if isOwnGraphemeUnit(unit) {
-                i += 1
-            } else {
-                let scalar: UInt32
-                (scalar, i) = text.scalar(at: i, end: text.count)
-                let property = graphemeClusterBreak(scalar)
-                guard property == 0 || property == 1 else { return nil }
+    /// Boundaries between two scalars whose Grapheme_Cluster_Break is Other or Control
+    /// (UAX #29 breaks there whatever surrounds them: GB4, GB5, GB999; every rule that joins
+    /// or looks back needs CR, LF, Extend, ZWJ, SpacingMark, Prepend, a Hangul jamo or a
+    /// regional indicator on one side, and GB11's emoji sequences a ZWJ), and ICU's within
+    /// each span between two such sure boundaries: the text ICU sees starts and ends where
+    /// the whole text's clusters do, so it gives the whole text's boundaries. A text with a
+    /// few marks or emoji modifiers goes through ICU for those few scalars alone.
+    private static func spanGraphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>) -> [Int32] {
+        guard !text.isEmpty else { return [] }
+        var boundaries = [Int32](filledWith: 0, count: text.count)  // at most one per unit
+        let count = boundaries.withUnsafeMutableBufferPointer { out -> Int in
+            var count = 0
+            var spanStart = -1  // the sure boundary where the current span starts; -1: none
+            var lastSure = 0
+            var previousAlone = true
+            /// ICU's boundaries of `spanStart..<end` (the end alone if it fails).
+            func closeSpan(at end: Int) {
+                let span = UnsafeBufferPointer(rebasing: text[spanStart..<end])
+                let found = Int(tkl_grapheme_breaks(span.baseAddress, Int32(span.count), out.baseAddress! + count,
+                                                    Int32(out.count - count)))
+                if found > 0 {
+                    for k in count..<(count + found) { out[k] += Int32(spanStart) }
+                    count += found
+                } else {
+                    out[count] = Int32(end)
+                    count += 1
+                }
+                spanStart = -1
             }
-            boundaries.append(Int32(i))
+            var i = 0
+            while i < text.count {
+                let start = i
+                let alone: Bool
+                if isOwnGraphemeUnit(text[i]) {
+                    i += 1
+                    alone = true
+                } else {
+                    let scalar: UInt32
+                    (scalar, i) = text.scalar(at: i, end: text.count)
+                    let property = graphemeClusterBreak(scalar)
+                    alone = property == 0 || property == 1
+                }
+                if start > 0 {
+                    if previousAlone && alone {
+                        if spanStart >= 0 {
+                            closeSpan(at: start)
+                        } else {
+                            out[count] = Int32(start)
+                            count += 1
+                        }
+                        lastSure = start
+                    } else if spanStart < 0 {
+                        spanStart = lastSure
+                    }
+                }
+                previousAlone = alone
+            }
+            if spanStart >= 0 {
+                closeSpan(at: text.count)
+            } else {
+                out[count] = Int32(text.count)
+                count += 1
+            }
+            return count
         }
+        boundaries.removeSubrange(count...)
         return boundaries
     }
 
