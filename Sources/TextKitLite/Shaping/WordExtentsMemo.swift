@@ -20,8 +20,10 @@ struct WordExtents: Equatable {
 /// words, aligned to a line.
 ///
 /// A memo, not a cache: a fixed number of entries (two candidate entries per key, in one
-/// 128-byte pair); a new word replaces one of its pair. What it forgets, the cache still
-/// holds; words are shaped deterministically, so an entry is never stale.
+/// 128-byte pair); a new word replaces one of its pair. A word it forgot is looked up in
+/// the cache again (or shaped again, if the cache let it go too) and remembered; a word
+/// shapes the same every time (its key names the font object, never reused), so an entry
+/// is never stale. Not counted in the cache's bounds: its size is fixed.
 final class WordExtentsMemo: @unchecked Sendable {
     // @unchecked: `words` is allocated and initialized in `init`, never reassigned, freed in
     // `deinit`; every word is read and written through `Atomic`. An entry's words are read
