@@ -68,9 +68,8 @@ enum UnicodeProperties {
     /// the whole text's clusters do, so it gives the whole text's boundaries. A text with a
     /// few marks or emoji modifiers goes through ICU for those few scalars alone.
     private static func spanGraphemeBoundaries(_ text: UnsafeBufferPointer<UInt16>) -> [Int32] {
-        guard !text.isEmpty else { return [] }
-        var boundaries = [Int32](filledWith: 0, count: text.count)  // at most one per unit
-        let count = boundaries.withUnsafeMutableBufferPointer { out -> Int in
+        boundaries(text) { out, capacity -> Int32 in
+            let out = out!
             var count = 0
             var spanStart = -1  // the sure boundary where the current span starts; -1: none
             var lastSure = 0
@@ -78,8 +77,7 @@ enum UnicodeProperties {
             /// ICU's boundaries of `spanStart..<end` (the end alone if it fails).
             func closeSpan(at end: Int) {
                 let span = UnsafeBufferPointer(rebasing: text[spanStart..<end])
-                let found = Int(tkl_grapheme_breaks(span.baseAddress, Int32(span.count), out.baseAddress! + count,
-                                                    Int32(out.count - count)))
+                let found = Int(tkl_grapheme_breaks(span.baseAddress, Int32(span.count), out + count, capacity - Int32(count)))
                 if found > 0 {
                     for k in count..<(count + found) { out[k] += Int32(spanStart) }
                     count += found
@@ -123,10 +121,8 @@ enum UnicodeProperties {
                 out[count] = Int32(text.count)
                 count += 1
             }
-            return count
+            return Int32(count)
         }
-        boundaries.removeSubrange(count...)
-        return boundaries
     }
 
     /// Grapheme cluster boundaries from ICU's break iterator alone.
