@@ -251,12 +251,20 @@ import Testing
     func expectNoLineStartsWithWhiteSpace(_ layout: TextLayout, sourceLocation: SourceLocation = #_sourceLocation) {
         let units = layout.text.utf16
         let terminators: Set<UInt16> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
+        var graphemes: Set<Int> = []
+        for paragraph in Paragraphs.split(units) where !paragraph.content.isEmpty {
+            let content = Array(units[paragraph.content])
+            let offsets = content.withUnsafeBufferPointer { UnicodeProperties.graphemeBoundaries($0) }
+            for offset in offsets { graphemes.insert(paragraph.content.lowerBound + Int(offset)) }
+        }
         for (index, line) in layout.lines.enumerated()
         where line.range.lowerBound > 0 && line.range.lowerBound < units.count
             && !terminators.contains(units[line.range.lowerBound - 1]) {
-            // The line's first glyph cluster: white space with a mark on it is visible.
+            // The line's first cut unit (up to where a glyph cluster and a grapheme cluster
+            // both start, as the line breaker cuts): white space with a mark on it is visible.
             let start = line.range.lowerBound
-            let clusterEnd = line.runs.flatMap(\.clusters).map(Int.init).filter { $0 > start }.min() ?? line.range.upperBound
+            let clusterEnd = line.runs.flatMap(\.clusters).map(Int.init).filter { $0 > start && graphemes.contains($0) }.min()
+                ?? line.range.upperBound
             #expect(!units[start..<min(clusterEnd, line.range.upperBound)].allSatisfy(UnicodeProperties.isHangingSpace),
                     "line \(index) \(line.range) starts with white space", sourceLocation: sourceLocation)
         }
@@ -369,6 +377,26 @@ import Testing
         expectEveryCharacterInOneLine(layout)
         expectNoLineStartsWithWhiteSpace(layout)
         #expect(layout.lines.map(\.range) == [0..<1, 1..<2, 2..<8])
+        #expect(try Fixtures.engine.measure(text, options: options) == TextMeasurement(layout))
+    }
+
+    /// Fuzzer crash 205d60de (LayoutFuzzer, 2026-11-24, in CI; reproducer bytes, base64
+    /// `AQAFzOKBpuKAgKhkb2wg4oCA4oCMIPSAgA==`): U+2000 followed by U+200C (ZWNJ, Grapheme_
+    /// Cluster_Break Extend) is one grapheme cluster that HarfBuzz shapes as two glyph
+    /// clusters. Like white space with a mark on it, it does not hang and may start a line
+    /// (a line is cut only where a grapheme cluster and a glyph cluster both start); the
+    /// checks looked only at the first glyph cluster, U+2000, and called it white space.
+    @Test func fuzzCrash205d60deSpaceWithZWNJStartsALine() throws {
+        let text = AttributedText([
+            ("\u{FFFD}\u{FFFD}\u{FFFD}do", TextStyle(size: 1, language: "en")),
+            ("l \u{2000}\u{200C} \u{FFFD}", TextStyle(size: 2.7, ink: 90, link: "https://example.com", language: "he")),
+        ])
+        let options = LayoutOptions(width: 13, alignment: .right, lineHeightMultiple: 0.5, lineHeightMode: .fixed(2.2),
+                                    insets: EdgeInsets(all: 6), direction: .leftToRight)
+        let layout = try Fixtures.engine.layout(text, options: options)
+        expectEveryCharacterInOneLine(layout)
+        expectNoLineStartsWithWhiteSpace(layout)
+        #expect(layout.lines.map(\.range) == [0..<1, 1..<2, 2..<3, 3..<4, 4..<5, 5..<7, 7..<10, 10..<11])
         #expect(try Fixtures.engine.measure(text, options: options) == TextMeasurement(layout))
     }
 

@@ -315,17 +315,23 @@ enum LayoutFuzzer {
         } }
     }
 
-    /// The first line that is not the first of its paragraph and starts with a glyph cluster
-    /// of white space alone. (A cluster of white space and a mark, such as tab + U+0353,
-    /// is visible and cannot be cut: it may start a line.)
+    /// The first line that is not the first of its paragraph and starts with a cut unit (a
+    /// grapheme cluster and glyph cluster at once) of white space alone. (White space and a
+    /// mark, such as tab + U+0353 or U+2000 + ZWNJ, is visible or cannot be cut: it may
+    /// start a line.)
     static func lineStartingWithWhiteSpace(_ layout: TextLayout) -> Int? {
         let units = layout.text.utf16
+        var graphemes: Set<Int>?
         return layout.lines.indices.first { index in
             let line = layout.lines[index]
             let start = line.range.lowerBound
             guard !line.range.isEmpty, start > 0, !isTerminator(units[start - 1]) else { return false }
+            // The line's first cut unit: up to where a glyph cluster and a grapheme cluster
+            // both start, as the line breaker cuts (U+2000 + ZWNJ is one grapheme cluster in
+            // two glyph clusters, and like white space with a mark on it, does not hang).
+            if graphemes == nil { graphemes = graphemeBoundaries(units) }
             let clusterEnd = line.runs.lazy.filter { !$0.isTruncationToken }
-                .flatMap(\.clusters).map(Int.init).filter { $0 > start }.min() ?? line.range.upperBound
+                .flatMap(\.clusters).map(Int.init).filter { $0 > start && graphemes!.contains($0) }.min() ?? line.range.upperBound
             return units[start..<min(clusterEnd, line.range.upperBound)].allSatisfy(UnicodeProperties.isHangingSpace)
         }
     }
