@@ -5,100 +5,56 @@ struct LayoutBuilder {
     let options: LayoutOptions
     let engine: TextEngine
 
-    private var contentWidth: Double {
-        options.width.isFinite ? options.width - options.insets.horizontal : .infinity
-    }
-
     func build() -> TextLayout {
-        let maxLines = options.maxLines > 0 ? options.maxLines : Int.max
-        var lines: [BrokenLine] = []
-        var truncated = false
-        for (index, paragraph) in shaped.paragraphs.enumerated() {
-            let room = maxLines - lines.count
-            if room <= 0 {
-                truncated = true
-                break
+        let paragraphs = shaped.paragraphs
+        let (breaker, truncated) = TextLines.breakLines(
+            paragraphCount: paragraphs.count, options: options, into: LineCollector(maxLines: options.lineLimit)
+        ) { index, breaker in
+            let paragraph = paragraphs[index]
+            breaker.receiver.paragraph = index
+            breaker.beginParagraph(paragraph.range, level: paragraph.level, graphemes: paragraph.graphemes)
+            for piece in paragraph.pieces {
+                guard breaker.take(piece) else { break }
             }
-            let width = options.maxLines == 1 && options.truncation != .end ? Double.infinity : contentWidth
-            let broken = LineBreaker.lines(for: paragraph, index: index, maxWidth: width, maxCount: room == Int.max ? room : room + 1)
-            if lines.isEmpty { lines = broken } else { lines += broken }  // one paragraph: no copy
+            breaker.endParagraph()
         }
-        if lines.count > maxLines {
-            truncated = true
-            lines.removeSubrange(maxLines...)
-        }
-        if options.maxLines == 1, options.truncation != .end, let line = lines.first,
-           line.width > contentWidth + LineBreaker.epsilon {
-            truncated = true
-        }
-
+        var lines = breaker.receiver.lines
         var styles = shaped.styles
         if truncated, let last = lines.last {
-            lines[lines.count - 1] = truncate(last, styles: &styles)
+            let paragraph = paragraphs[last.paragraph]
+            let (line, tokenStyles) = Truncation.truncate(last, text: shaped.text, level: paragraph.level, graphemes: paragraph.graphemes,
+                                                          options: options, fonts: shaped.fonts, engine: engine)
+            lines[lines.count - 1] = line
+            styles += tokenStyles
         }
         return position(lines, styles: styles, truncated: truncated)
-    }
-
-    /// Shapes the token at the paragraph's level and cuts the line to make room for it.
-    private func truncate(_ line: BrokenLine, styles: inout [TextStyle]) -> BrokenLine {
-        let paragraph = shaped.paragraphs[line.paragraph]
-        // The default token looks like the text it follows but is not part of a link (and
-        // so one cached token serves every link's text).
-        var cutStyle = line.pieces.last.map { shaped.styles[Int($0.style)] }
-            ?? shaped.text.style(at: Int(line.start))
-        cutStyle.link = nil
-        let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: cutStyle)
-        // Shaped with the text's chain: a piece's font may be an index into it.
-        let tokenShaped = engine.shapedToken(tokenText, direction: paragraph.level & 1 == 1 ? .rightToLeft : .leftToRight,
-                                             fonts: shaped.fonts)
-        let offset = Int32(styles.count)
-        styles += tokenShaped.styles
-        let token = tokenShaped.paragraphs.first?.pieces.map { piece -> ShapedPiece in
-            var piece = piece
-            piece.style += offset
-            piece.breakAfter = false
-            return piece
-        } ?? []
-        let units = shaped.text.utf16
-        switch (options.truncation, options.maxLines) {
-        case (.start, 1):
-            return Truncation.start(line, token: token, maxWidth: contentWidth, graphemes: paragraph.graphemes, units: units)
-        case (.middle, 1):
-            return Truncation.middle(line, token: token, maxWidth: contentWidth, graphemes: paragraph.graphemes, units: units)
-        default:
-            return Truncation.end(line, token: token, maxWidth: contentWidth, graphemes: paragraph.graphemes, units: units)
-        }
     }
 
     /// Vertical metrics, alignment and glyph positions of every line.
     private func position(_ lines: [BrokenLine], styles: [TextStyle], truncated: Bool) -> TextLayout {
         let insets = options.insets
+        let contentWidth = options.contentWidth
         let widest = lines.reduce(0) { max($0, $1.width) }
         let alignWidth = contentWidth.isFinite ? contentWidth : widest
         let fonts = shaped.fonts
         let assembler = LineAssembler(units: shaped.text.utf16, styles: styles, textStyleCount: shaped.styles.count, fonts: fonts)
-        let primary = fonts.primaryMetrics(for: shaped.text)
+        var stack = LineStack(options: options, primary: fonts.primaryMetrics(for: shaped.text))
 
         var result: [LayoutLine] = []
         result.reserveCapacity(lines.count)
-        var y = insets.top
-        for (k, line) in lines.enumerated() {
+        for line in lines {
             // The paragraph's fields, not a copy of it (its arrays and font, retained per line).
             let paragraphLevel = shaped.paragraphs[line.paragraph].level
             // Natural metrics: the tallest font on the line.
-            var natural = FontMetrics.none
-            if line.pieces.isEmpty {
+            var metrics = LineMetrics()
+            for piece in line.pieces { metrics.include(piece, in: fonts) }
+            var natural = metrics.value
+            if metrics.isEmpty {
                 let paragraph = shaped.paragraphs[line.paragraph]
                 natural = paragraph.emptyFont.metrics(size: styles[Int(paragraph.emptyStyle)].size)
             }
-            // A piece in the chain font and size of the one before has its metrics.
-            var previousFont = Int16(-1), previousSize = 0.0
-            for piece in line.pieces {
-                if piece.fontIndex >= 0, piece.fontIndex == previousFont, piece.size == previousSize { continue }
-                (previousFont, previousSize) = (piece.fontIndex, piece.size)
-                natural.include(piece.font(in: fonts).metrics(size: piece.size))
-            }
-            let height = options.lineBoxHeight(natural: natural, primary: primary)
+            let (y, height) = stack.add(natural: natural)
+            let primary = stack.primary
             let baseline = options.lineHeightMode == .natural
                 ? y + (height - natural.ascent - natural.descent) / 2 + natural.ascent
                 : y + (height - primary.ascent - primary.descent) / 2 + primary.ascent
@@ -125,10 +81,8 @@ struct LayoutBuilder {
                 frame: Rect(x: left, y: y, width: width, height: height),
                 baseline: baseline, ascent: natural.ascent, descent: natural.descent, hangingWidth: line.hang, runs: runs,
                 isParagraphEnd: line.isParagraphEnd, isTruncated: line.isTruncated))
-            y += height
-            if k + 1 < lines.count { y += options.lineSpacing }
         }
-        let height = max(insets.vertical, y + insets.bottom)
+        let height = stack.height
         let measured = widest + insets.horizontal
         return TextLayout(
             text: shaped.text, options: options, lines: result,

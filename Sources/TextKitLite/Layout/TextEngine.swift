@@ -7,8 +7,6 @@ public final class TextEngine: Sendable {
     public let shapeCache: ShapeCache
     /// Truncation tokens shaped once per direction ("…全文" ends thousands of posts).
     private let tokens = BoundedCache<TokenKey, ShapedText>(maxCount: 256, maxCost: 1 << 20, shards: 4)
-    private let streamedMeasurements = Atomic<Int>(0)
-    private let laidOutMeasurements = Atomic<Int>(0)
 
     /// What shaping a token depends on: its text, its fallback chain, and per run the range,
     /// font choice, size and language; not ink or link, which differ from post to post ("expand:<id>").
@@ -84,9 +82,9 @@ public final class TextEngine: Sendable {
     }
 
     /// Measures a text as `layout(_:options:)` would lay it out: the same height, line
-    /// starts and truncation, to the bit, without making lines or glyph positions. Most
-    /// texts are measured from the words as they are itemized (through the shaped-word
-    /// cache), never held whole; the rest are laid out (see `TextMeasurer`).
+    /// starts and truncation, through the same line breaker, without making lines or glyph
+    /// positions: the words go from the itemizer (through the shaped-word cache) into the
+    /// breaker as they are shaped, and the text is never held whole (see `TextMeasurer`).
     ///
     /// - Throws: `LayoutError` naming the first invalid option or style value.
     public func measure(_ text: AttributedText, options: LayoutOptions) throws(LayoutError) -> TextMeasurement {
@@ -106,19 +104,8 @@ public final class TextEngine: Sendable {
         return measureWhole(text, options: options)
     }
 
-    /// A valid text measured from its word stream, or from its layout when the stream cannot tell.
     private func measureWhole(_ text: AttributedText, options: LayoutOptions) -> TextMeasurement {
-        if let measured = TextMeasurer.measure(text, options: options, engine: self) {
-            streamedMeasurements.add(1, ordering: .relaxed)
-            return measured
-        }
-        laidOutMeasurements.add(1, ordering: .relaxed)
-        return TextMeasurement(layoutValid(text, options: options))
-    }
-
-    /// Measurements taken from the word stream, and those that needed a layout.
-    var measurementCounts: (streamed: Int, laidOut: Int) {
-        (streamedMeasurements.load(ordering: .relaxed), laidOutMeasurements.load(ordering: .relaxed))
+        TextMeasurer.measure(text, options: options, engine: self)
     }
 
     /// With a line limit (end truncation, a finite width), a prefix of a long text that holds

@@ -49,7 +49,7 @@ struct LineAssembler {
                 j += 1
             }
             let runStart = cursor
-            let glyphCount = pieces[i..<j].reduce(0) { $0 + Int($1.glyphEnd - $1.glyphStart) }
+            let glyphCount = pieces[i..<j].reduce(0) { $0 + $1.glyphCount }
             var glyphs: [UInt32] = [], positions: [GlyphPosition] = [], clusters: [Int32] = []
             glyphs.reserveCapacity(glyphCount)
             positions.reserveCapacity(glyphCount)
@@ -89,7 +89,7 @@ struct LineAssembler {
         guard let end = pieces.last?.end, hangStart < end,
               pieces.reversed().prefix(while: { $0.end > hangStart }).contains(where: { $0.level != paragraphLevel })
         else { return pieces }
-        var (body, spaces) = LineBreaker.split(pieces, at: hangStart)
+        var (body, spaces) = LineCuts.split(pieces, at: hangStart)
         for i in spaces.indices { spaces[i].level = paragraphLevel }
         return body + spaces
     }

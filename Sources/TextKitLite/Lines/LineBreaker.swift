@@ -1,175 +1,202 @@
-/// A line before positioning: its pieces in logical order (most lines: a slice of their
-/// paragraph's pieces, not a copy).
-struct BrokenLine: Sendable {
-    var pieces: ArraySlice<ShapedPiece>
+/// How a line ends, as the breaker hands it to its receiver (the pieces came before, one
+/// by one, through `LineReceiver.place`).
+struct LineEnd: Sendable {
     /// UTF-16 range of the text the line holds (with the paragraph terminator on the
     /// paragraph's last line).
     var start: Int32
     var end: Int32
-    var paragraph: Int
-    var isParagraphEnd: Bool
-    /// Width without the trailing hanging spaces, in points.
+    /// Width without the trailing hanging white space, in points.
     var width: Double
-    /// Width of the trailing hanging spaces.
+    /// Width of the trailing hanging white space.
     var hang: Double
-    /// The line holds a truncation token (its pieces have style indices past the text's).
-    var isTruncated = false
+    var isParagraphEnd: Bool
 }
 
-/// Greedy line filling over break opportunities (UAX #14), with hanging trailing spaces
-/// and emergency breaks at grapheme boundaries for words longer than the line.
-enum LineBreaker {
+/// What the line breaker hands its lines to. The layout's receiver keeps every line's
+/// pieces (`LineCollector`); the measuring one keeps line starts and metrics
+/// (`LineMeasurer`). Both stop the breaker once they have the lines they show.
+protocol LineReceiver {
+    /// Takes the next piece of the line being filled, in logical order.
+    mutating func place(_ piece: ShapedPiece)
+    /// The line being filled ends. Returns false when no more lines are wanted.
+    mutating func endLine(_ line: LineEnd) -> Bool
+}
+
+/// The one line breaker: greedy filling over the break opportunities of UAX #14, fed a
+/// paragraph's pieces one by one (from a shaped text, or streamed from the itemizer as they
+/// are shaped), handing each line to a receiver as soon as it is known how the line ends.
+///
+/// Every breaking rule lives here:
+/// - a unit (the pieces up to and including one that allows a break after it) goes on the
+///   line when its width, without its trailing hanging white space, fits;
+/// - a unit that does not fit ends the line before it; white space that starts it hangs at
+///   the end of that line (a line never starts with white space it could hang), and when
+///   the unit is all white space, so does white space that starts the units after it;
+/// - a unit that does not fit on an empty line is cut at the last grapheme boundary that
+///   fits (an emergency break), at least one grapheme cluster a line;
+/// - a line ends when its receiver is told how it ends (`LineEnd`): its last line, with the
+///   paragraph's terminator, is marked as the paragraph's end.
+///
+/// CJK rules (no break before "」", after "「") come from ICU's break opportunities, which
+/// the itemizer puts into the pieces (`ShapedPiece.breakAfter`).
+struct LineBreaker<Receiver: LineReceiver> {
+    var receiver: Receiver
+    private let limit: Double
+    /// The receiver wants no more lines.
+    private(set) var isStopped = false
+    /// The last line ended its paragraph.
+    private(set) var endedParagraph = false
+    /// Width of the widest line so far (without its hanging white space).
+    private(set) var widestLine = 0.0
+
+    // The paragraph being broken.
+    private(set) var level: UInt8 = 0
+    private(set) var graphemes = GraphemeBoundaries(everyUnitOf: 0)
+    private var contentStart: Int32 = 0
+    private var paragraphEnd: Int32 = 0
+    private var paragraphHasLines = false
+
+    // The line being filled: where it starts (-1 while it is empty), the sum of its units'
+    // widths (each unit summed on its own), and its width without its trailing hanging white space.
+    private var lineStart: Int32 = -1
+    private var lineWidth = 0.0
+    private var visible = 0.0
+    /// The line is full: it ends at `lineEnd` once what follows is known, and white space
+    /// that starts the next units hangs on it (their width summed in `hangingWidth`).
+    private var isClosing = false
+    private var lineEnd: Int32 = 0
+    private var hangingWidth = 0.0
+
+    /// The unit being gathered.
+    private var unit: [ShapedPiece] = []
+
+    /// - Parameter maxWidth: the widest a line may be, in points (infinity: no limit).
+    init(maxWidth: Double, receiver: Receiver) {
+        limit = maxWidth + LineCuts.epsilon
+        self.receiver = receiver
+        unit.reserveCapacity(8)
+    }
+
+    /// Starts a paragraph whose pieces follow through `take`.
+    ///
+    /// - Parameters:
+    ///   - level: the paragraph's resolved embedding level.
+    ///   - graphemes: the paragraph's grapheme boundaries (text offsets), where a unit may be
+    ///     cut when it does not fit a line alone.
+    mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries) {
+        self.level = level
+        self.graphemes = graphemes
+        contentStart = Int32(paragraph.content.lowerBound)
+        paragraphEnd = Int32(paragraph.end)
+        paragraphHasLines = false
+    }
+
+    /// Takes the paragraph's next piece in logical order. Returns false once the receiver
+    /// wants no more lines.
+    @inline(__always)
+    mutating func take(_ piece: ShapedPiece) -> Bool {
+        unit.append(piece)
+        if piece.breakAfter { placeUnit() }
+        return !isStopped
+    }
+
+    /// Ends the paragraph: its last line (an empty one for a paragraph with no text).
+    mutating func endParagraph() {
+        if !unit.isEmpty { placeUnit() }
+        guard !isStopped, lineStart >= 0 || !paragraphHasLines else { return }
+        if lineStart < 0 { lineStart = contentStart }  // a paragraph with no text: one empty line
+        endLine(at: paragraphEnd, isParagraphEnd: true)
+    }
+
+    private mutating func placeUnit() {
+        place(unit[...])
+        unit.removeAll(keepingCapacity: true)
+    }
+
+    /// Places a whole unit: on the line, after it (the line ends), or cut over lines.
+    private mutating func place(_ unit: ArraySlice<ShapedPiece>) {
+        var unit = unit
+        while !unit.isEmpty, !isStopped {
+            if isClosing {
+                unit = hangLeadingWhiteSpace(of: unit)
+                if unit.isEmpty { return }  // all white space: the line stays open for more
+                endLine(at: lineEnd, isParagraphEnd: false)
+                continue
+            }
+            let unitWidth = unit.reduce(0) { $0 + $1.width }
+            let candidate = lineWidth + unitWidth - LineCuts.trailingHang(unit)
+            if candidate <= limit {
+                if lineStart < 0 { lineStart = unit[unit.startIndex].start }
+                for piece in unit { receiver.place(piece) }
+                lineWidth += unitWidth
+                visible = candidate
+                return
+            }
+            if lineStart >= 0 {
+                // The line ends before the unit; white space that starts it hangs here.
+                close(at: unit[unit.startIndex].start)
+                continue
+            }
+            unit = emergencyBreak(unit)
+        }
+    }
+
+    /// The line is full and ends at `end` (or later, when white space follows).
+    private mutating func close(at end: Int32) {
+        isClosing = true
+        lineEnd = end
+        hangingWidth = 0
+    }
+
+    /// Hangs the white space that starts `unit` on the closing line; returns the rest.
+    private mutating func hangLeadingWhiteSpace(of unit: ArraySlice<ShapedPiece>) -> ArraySlice<ShapedPiece> {
+        let start = unit[unit.startIndex].start
+        let end = LineCuts.endOfWhiteSpace(unit, from: start, graphemes: graphemes)
+        guard end > start else { return unit }
+        let (spaces, rest) = LineCuts.split(unit, at: end)
+        for piece in spaces {
+            hangingWidth += piece.width
+            receiver.place(piece)
+        }
+        lineEnd = end
+        return rest[...]
+    }
+
+    /// Puts as many grapheme clusters of `unit` as fit (at least one) on the empty line,
+    /// which closes; returns the rest.
+    private mutating func emergencyBreak(_ unit: ArraySlice<ShapedPiece>) -> ArraySlice<ShapedPiece> {
+        let cut = LineCuts.fittingPrefix(unit, graphemes: graphemes, width: limit)
+        let (head, tail) = LineCuts.split(unit, at: cut)
+        lineStart = head[0].start
+        for piece in head { receiver.place(piece) }
+        lineWidth = head.reduce(0) { $0 + $1.width }
+        visible = lineWidth - LineCuts.trailingHang(head)
+        close(at: cut)
+        // When the whole unit went on the line, white space that starts the units after it
+        // hangs here too (a BA space such as U+3000 after " "): the line stays closing.
+        if !tail.isEmpty { endLine(at: cut, isParagraphEnd: false) }
+        return tail[...]
+    }
+
+    private mutating func endLine(at end: Int32, isParagraphEnd: Bool) {
+        let total = isClosing ? lineWidth + hangingWidth : lineWidth
+        let line = LineEnd(start: lineStart, end: end, width: visible, hang: total - visible, isParagraphEnd: isParagraphEnd)
+        paragraphHasLines = true
+        endedParagraph = isParagraphEnd
+        widestLine = max(widestLine, visible)
+        lineStart = -1
+        lineWidth = 0
+        visible = 0
+        isClosing = false
+        if !receiver.endLine(line) { isStopped = true }
+    }
+}
+
+/// Widths and cuts of sequences of pieces, for the line breaker and truncation.
+enum LineCuts {
     /// Tolerance for width comparisons, so that laying out again at a layout's own
     /// measured width (a sum that may round differently) gives the same lines.
     static let epsilon = 1e-6
-
-    /// Breaks a shaped paragraph into lines no wider than `maxWidth` (points), except
-    /// for a single grapheme wider than the line. Stops after `maxCount` lines.
-    static func lines(for paragraph: ShapedParagraph, index: Int, maxWidth: Double, maxCount: Int) -> [BrokenLine] {
-        let start = Int32(paragraph.range.content.lowerBound)
-        guard !paragraph.pieces.isEmpty else {
-            return [BrokenLine(pieces: [], start: start, end: Int32(paragraph.range.end), paragraph: index,
-                               isParagraphEnd: true, width: 0, hang: 0)]
-        }
-        let limit = maxWidth + epsilon
-        var lines: [BrokenLine] = []
-        lines.reserveCapacity(min(maxCount, 8))
-        var current: [ShapedPiece] = []
-        var currentWidth = 0.0, visible = 0.0
-        var carry: [ShapedPiece] = []  // the unbroken rest of a unit cut by an emergency break
-        var next = 0
-        let pieces = paragraph.pieces
-        // The line holds `current`, then the whole pieces `pieces[pendingStart..<next]` that
-        // fitted unit by unit (none when `pendingStart` is negative). A line of such pieces
-        // alone (most lines) is a slice of the paragraph's pieces; they are copied only when
-        // a slower path needs `current` whole.
-        var pendingStart = -1
-
-        func settle() {
-            guard pendingStart >= 0 else { return }
-            current.append(contentsOf: pieces[pendingStart..<next])
-            pendingStart = -1
-        }
-
-        /// The next unit: pieces up to and including one that allows a break after it,
-        /// from the carried rest of a cut unit first.
-        func takeUnit() -> [ShapedPiece] {
-            var unit: [ShapedPiece] = []
-            while !carry.isEmpty {
-                let piece = carry.removeFirst()
-                unit.append(piece)
-                if piece.breakAfter { break }
-            }
-            if unit.last?.breakAfter != true {
-                while next < pieces.count {
-                    unit.append(pieces[next])
-                    next += 1
-                    if unit.last!.breakAfter { break }
-                }
-            }
-            return unit
-        }
-
-        /// Takes the units after a line's last one while they start with white space, and
-        /// hangs that white space on the line (`linePieces`, ending at `end`): the next line
-        /// never starts with white space it could hang (" " + U+2000: a BA space may follow
-        /// a break). Returns the rest of the first unit that holds more, for the next line.
-        func takeHangingWhiteSpace(onto linePieces: inout [ShapedPiece], end: inout Int32) -> [ShapedPiece] {
-            while true {
-                let following = takeUnit()
-                guard !following.isEmpty else { return [] }
-                let (spaces, rest, spaceEnd) = leadingWhiteSpace(following, graphemes: paragraph.graphemes)
-                linePieces += spaces
-                if !spaces.isEmpty { end = spaceEnd }
-                if !rest.isEmpty { return rest }
-            }
-        }
-
-        func flush(endingAt end: Int32) {
-            let linePieces: ArraySlice<ShapedPiece>
-            if current.isEmpty, pendingStart >= 0 {
-                linePieces = pieces[pendingStart..<next]  // whole pieces only: no copy
-                pendingStart = -1
-            } else {
-                settle()
-                linePieces = current[...]
-            }
-            lines.append(BrokenLine(pieces: linePieces, start: linePieces.first?.start ?? end, end: end, paragraph: index,
-                                    isParagraphEnd: false, width: visible, hang: currentWidth - visible))
-            current = []  // the line keeps the array; the next one starts its own
-            currentWidth = 0
-            visible = 0
-        }
-
-        while (!carry.isEmpty || next < pieces.count), lines.count < maxCount {
-            // The next unit: pieces up to and including one that allows a break after it.
-            if carry.isEmpty {
-                // Most units fit: measure pieces[next..<end] in place, copy them once.
-                var end = next, unitWidth = 0.0
-                repeat {
-                    unitWidth += pieces[end].width
-                    end += 1
-                } while end < pieces.count && !pieces[end - 1].breakAfter
-                let candidate = currentWidth + unitWidth - trailingHang(pieces[next..<end])
-                if candidate <= limit {
-                    if pendingStart < 0 { pendingStart = next }
-                    currentWidth += unitWidth
-                    visible = candidate
-                    next = end
-                    continue
-                }
-                // It does not fit after what the line holds: the line ends before it, and it
-                // is measured again on the next line. (Unless white space starts it: that
-                // hangs at the end of this line, below.)
-                if pendingStart >= 0 || !current.isEmpty,
-                   endOfWhiteSpace(pieces[next..<end], from: pieces[next].start, graphemes: paragraph.graphemes) == pieces[next].start {
-                    flush(endingAt: pieces[next].start)
-                    continue
-                }
-            }
-            settle()  // before `takeUnit` moves `next`
-            let unit = takeUnit()
-            let unitWidth = unit.reduce(0) { $0 + $1.width }
-            let unitHang = trailingHang(unit)
-            let candidate = currentWidth + unitWidth - unitHang
-            if candidate <= limit {
-                current += unit
-                currentWidth += unitWidth
-                visible = candidate
-            } else if !current.isEmpty {
-                // White space at the start of the unit hangs at the end of this line: a line
-                // never starts with white space it could hang ("ok " + tabs + "」"). When the
-                // unit is all white space, so does white space that starts the units after it.
-                var (spaces, rest, spaceEnd) = leadingWhiteSpace(unit, graphemes: paragraph.graphemes)
-                if rest.isEmpty { rest = takeHangingWhiteSpace(onto: &spaces, end: &spaceEnd) }
-                current += spaces
-                currentWidth += spaces.reduce(0) { $0 + $1.width }
-                flush(endingAt: spaceEnd)
-                carry = rest + carry
-            } else {
-                // Emergency break: as many grapheme clusters as fit, at least one.
-                var cut = fittingPrefix(unit, graphemes: paragraph.graphemes, width: limit)
-                let (fitting, tail) = split(unit, at: cut)
-                var head = fitting
-                // When the whole unit went on this line, white space that starts the units
-                // after it (a BA space such as U+3000 after " ") hangs here too.
-                if tail.isEmpty { carry = takeHangingWhiteSpace(onto: &head, end: &cut) + carry }
-                current = head
-                currentWidth = head.reduce(0) { $0 + $1.width }
-                visible = currentWidth - trailingHang(head)
-                flush(endingAt: cut)
-                carry = tail + carry
-            }
-        }
-        if !current.isEmpty || pendingStart >= 0, lines.count < maxCount { flush(endingAt: Int32(paragraph.range.end)) }
-        settle()  // a no-op unless the line limit left a line unflushed
-        if current.isEmpty, carry.isEmpty, next == pieces.count, var last = lines.last {
-            last.end = Int32(paragraph.range.end)
-            last.isParagraphEnd = true
-            lines[lines.count - 1] = last
-        }
-        return lines
-    }
 
     /// Width of the hanging spaces at the end of a sequence of pieces.
     static func trailingHang<Pieces: BidirectionalCollection<ShapedPiece>>(_ pieces: Pieces) -> Double {
@@ -181,39 +208,12 @@ enum LineBreaker {
         return hang
     }
 
-    /// Offsets where `pieces` may be cut (grapheme boundaries that start a cluster), each
-    /// with the width of the pieces before it, in logical order, ending with the end.
-    /// Stops after the first point wider than `limit`, so cutting a very long word costs
-    /// only what one line holds.
-    static func cutPoints<Pieces: BidirectionalCollection<ShapedPiece>>(
-        _ pieces: Pieces, graphemes: GraphemeBoundaries, limit: Double = .infinity
-    ) -> [(offset: Int32, width: Double)] {
-        var result: [(offset: Int32, width: Double)] = []
-        guard let first = pieces.first else { return result }
-        var total = 0.0
-        var g = graphemes.firstIndex(atOrAfter: first.start)
-        for piece in pieces {
-            let finished = piece.forEachCluster { offset, advance in
-                while g < graphemes.count, graphemes[g] <= offset { g += 1 }
-                if offset > first.start, g > 0, graphemes[g - 1] == offset, result.last?.offset != offset {
-                    result.append((offset, total))
-                    if total > limit { return false }
-                }
-                total += advance
-                return true
-            }
-            if !finished { return result }
-        }
-        result.append((pieces.last!.end, total))
-        return result
-    }
-
-    /// The last cut point whose prefix fits `width`, or the first one when none fits.
-    private static func fittingPrefix(_ unit: [ShapedPiece], graphemes: GraphemeBoundaries, width: Double) -> Int32 {
+    /// The last cut point whose prefix fits `width`, or the first one when none fits; white
+    /// space after it hangs at the end of the line rather than start the next.
+    static func fittingPrefix(_ unit: ArraySlice<ShapedPiece>, graphemes: GraphemeBoundaries, width: Double) -> Int32 {
         let points = cutPoints(unit, graphemes: graphemes, limit: width)
         var best = points[0].offset
         for point in points where point.width <= width { best = point.offset }
-        // White space after the cut hangs at the end of this line rather than start the next.
         return endOfWhiteSpace(unit, from: best, graphemes: graphemes)
     }
 
@@ -242,14 +242,6 @@ enum LineBreaker {
         return cut
     }
 
-    /// A unit's leading white space, which hangs at the end of the line before it, the rest
-    /// of the unit, and the offset where the white space ends (the unit's start when none).
-    static func leadingWhiteSpace(_ unit: [ShapedPiece], graphemes: GraphemeBoundaries) -> (spaces: [ShapedPiece], rest: [ShapedPiece], end: Int32) {
-        let end = endOfWhiteSpace(unit, from: unit[0].start, graphemes: graphemes)
-        let (spaces, rest) = split(unit, at: end)
-        return (spaces, rest, end)
-    }
-
     /// Splits a logical sequence of pieces at a text offset (a cut point).
     static func split<Pieces: Sequence<ShapedPiece>>(_ pieces: Pieces, at offset: Int32) -> ([ShapedPiece], [ShapedPiece]) {
         var head: [ShapedPiece] = [], tail: [ShapedPiece] = []
@@ -264,5 +256,31 @@ enum LineBreaker {
             }
         }
         return (head, tail)
+    }
+
+    /// Where `pieces` may be cut (grapheme boundaries that start a cluster), each with the
+    /// width of the pieces before it, in logical order, ending with the end. Stops after the
+    /// first point wider than `limit`, so cutting a very long word costs only what one line holds.
+    static func cutPoints<Pieces: BidirectionalCollection<ShapedPiece>>(
+        _ pieces: Pieces, graphemes: GraphemeBoundaries, limit: Double = .infinity
+    ) -> [(offset: Int32, width: Double)] {
+        var result: [(offset: Int32, width: Double)] = []
+        guard let first = pieces.first else { return result }
+        var total = 0.0
+        var g = graphemes.firstIndex(atOrAfter: first.start)
+        for piece in pieces {
+            let finished = piece.forEachCluster { offset, advance in
+                while g < graphemes.count, graphemes[g] <= offset { g += 1 }
+                if offset > first.start, g > 0, graphemes[g - 1] == offset, result.last?.offset != offset {
+                    result.append((offset, total))
+                    if total > limit { return false }
+                }
+                total += advance
+                return true
+            }
+            if !finished { return result }
+        }
+        result.append((pieces.last!.end, total))
+        return result
     }
 }

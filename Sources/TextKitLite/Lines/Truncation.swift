@@ -4,17 +4,49 @@
 /// Token pieces come shaped at the truncated paragraph's level, so the token runs in the
 /// paragraph's direction.
 enum Truncation {
+    /// The last line shown, cut to make room for the options' truncation token (or "…"
+    /// styled as the text it follows), at its end, or for a single line at its start or middle.
+    ///
+    /// - Parameters:
+    ///   - level, graphemes: of the line's paragraph.
+    ///   - fonts: the chain the text was shaped with (a piece's font may be an index into it).
+    /// - Returns: the line, whose token pieces have style indices from `text.runs.count` on,
+    ///   and the token's styles.
+    static func truncate(_ line: BrokenLine, text: AttributedText, level: UInt8, graphemes: GraphemeBoundaries,
+                         options: LayoutOptions, fonts: FontFallbackChain, engine: TextEngine) -> (line: BrokenLine, tokenStyles: [TextStyle]) {
+        // The default token looks like the text it follows but is not part of a link (and
+        // so one cached token serves every link's text).
+        var cutStyle = line.pieces.last.map { text.runs[Int($0.style)].style } ?? text.style(at: Int(line.start))
+        cutStyle.link = nil
+        let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: cutStyle)
+        let tokenShaped = engine.shapedToken(tokenText, direction: level & 1 == 1 ? .rightToLeft : .leftToRight, fonts: fonts)
+        let offset = Int32(text.runs.count)
+        let token = tokenShaped.paragraphs.first?.pieces.map { piece -> ShapedPiece in
+            var piece = piece
+            piece.style += offset
+            piece.breakAfter = false
+            return piece
+        } ?? []
+        let width = options.contentWidth
+        let truncated = switch (options.truncation, options.maxLines) {
+        case (.start, 1): start(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
+        case (.middle, 1): middle(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
+        default: end(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
+        }
+        return (truncated, tokenShaped.styles)
+    }
+
     /// End truncation: keeps as much of `line` as fits before the token, never leaving a
     /// trailing space or punctuation (",", "、", an opening bracket) right before it.
     static func end(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: GraphemeBoundaries,
                     units: [UInt16]) -> BrokenLine {
         let tokenWidth = token.reduce(0) { $0 + $1.width }
-        let available = maxWidth - tokenWidth + LineBreaker.epsilon
-        let points = [(offset: line.start, width: 0.0)] + LineBreaker.cutPoints(line.pieces, graphemes: graphemes, limit: available)
+        let available = maxWidth - tokenWidth + LineCuts.epsilon
+        let points = [(offset: line.start, width: 0.0)] + LineCuts.cutPoints(line.pieces, graphemes: graphemes, limit: available)
         var chosen = 0
         for (i, point) in points.enumerated() where point.width <= available { chosen = i }
         while chosen > 0, isTrimmed(before: points[chosen].offset, units: units) { chosen -= 1 }
-        let (kept, _) = LineBreaker.split(line.pieces, at: points[chosen].offset)
+        let (kept, _) = LineCuts.split(line.pieces, at: points[chosen].offset)
         return finish(line, pieces: kept + token, range: line.start..<points[chosen].offset)
     }
 
@@ -23,14 +55,14 @@ enum Truncation {
     static func start(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: GraphemeBoundaries,
                       units: [UInt16]) -> BrokenLine {
         let tokenWidth = token.reduce(0) { $0 + $1.width }
-        let points = [(offset: line.start, width: 0.0)] + LineBreaker.cutPoints(line.pieces, graphemes: graphemes)
-        let total = points.last!.width - LineBreaker.trailingHang(line.pieces)
+        let points = [(offset: line.start, width: 0.0)] + LineCuts.cutPoints(line.pieces, graphemes: graphemes)
+        let total = points.last!.width - LineCuts.trailingHang(line.pieces)
         var chosen = points.count - 1
-        for i in stride(from: points.count - 1, through: 0, by: -1) where total - points[i].width + tokenWidth <= maxWidth + LineBreaker.epsilon {
+        for i in stride(from: points.count - 1, through: 0, by: -1) where total - points[i].width + tokenWidth <= maxWidth + LineCuts.epsilon {
             chosen = i
         }
         while chosen < points.count - 1, isSpace(at: points[chosen].offset, units: units) { chosen += 1 }
-        let (_, kept) = LineBreaker.split(line.pieces, at: points[chosen].offset)
+        let (_, kept) = LineCuts.split(line.pieces, at: points[chosen].offset)
         return finish(line, pieces: token + kept, range: points[chosen].offset..<line.end)
     }
 
@@ -38,9 +70,9 @@ enum Truncation {
     static func middle(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: GraphemeBoundaries,
                        units: [UInt16]) -> BrokenLine {
         let tokenWidth = token.reduce(0) { $0 + $1.width }
-        let points = [(offset: line.start, width: 0.0)] + LineBreaker.cutPoints(line.pieces, graphemes: graphemes)
-        let total = points.last!.width - LineBreaker.trailingHang(line.pieces)
-        let available = maxWidth - tokenWidth + LineBreaker.epsilon
+        let points = [(offset: line.start, width: 0.0)] + LineCuts.cutPoints(line.pieces, graphemes: graphemes)
+        let total = points.last!.width - LineCuts.trailingHang(line.pieces)
+        let available = maxWidth - tokenWidth + LineCuts.epsilon
         var head = 0
         for (i, point) in points.enumerated() where point.width <= available / 2 { head = i }
         var tail = points.count - 1
@@ -49,17 +81,17 @@ enum Truncation {
         }
         while head > 0, isTrimmed(before: points[head].offset, units: units) { head -= 1 }
         while tail < points.count - 1, isSpace(at: points[tail].offset, units: units) { tail += 1 }
-        let (first, _) = LineBreaker.split(line.pieces, at: points[head].offset)
-        let (_, last) = LineBreaker.split(line.pieces, at: points[tail].offset)
+        let (first, _) = LineCuts.split(line.pieces, at: points[head].offset)
+        let (_, last) = LineCuts.split(line.pieces, at: points[tail].offset)
         return finish(line, pieces: first + token + last, range: line.start..<line.end)
     }
 
     private static func finish(_ line: BrokenLine, pieces: [ShapedPiece], range: Range<Int32>) -> BrokenLine {
         var result = line
-        result.pieces = pieces[...]
+        result.pieces = pieces
         result.start = range.lowerBound
         result.end = range.upperBound
-        let hang = LineBreaker.trailingHang(pieces)
+        let hang = LineCuts.trailingHang(pieces)
         result.hang = hang
         result.width = pieces.reduce(0) { $0 + $1.width } - hang
         result.isTruncated = true

@@ -43,14 +43,9 @@ struct Itemizer {
 
     func shape(_ paragraph: ParagraphRange) -> ShapedParagraph {
         let (emptyStyle, emptyFont) = emptyLine(paragraph)
-        guard !paragraph.content.isEmpty else {
-            return ShapedParagraph(range: paragraph, level: paragraphLevel ?? 0, pieces: [], graphemes: GraphemeBoundaries(everyUnitOf: 0),
-                                   emptyStyle: emptyStyle, emptyFont: emptyFont)
-        }
         var sink = PieceArray()
-        let (level, graphemes) = stream(paragraph, into: &sink)
-        return ShapedParagraph(range: paragraph, level: level, pieces: sink.pieces,
-                               graphemes: graphemes.offset(by: Int32(paragraph.content.lowerBound)),
+        stream(paragraph, into: &sink)
+        return ShapedParagraph(range: paragraph, level: sink.level, pieces: sink.pieces, graphemes: sink.graphemes,
                                emptyStyle: emptyStyle, emptyFont: emptyFont)
     }
 
@@ -60,11 +55,19 @@ struct Itemizer {
         return (style, preferredFonts.isEmpty ? chain.primary : (preferredFonts[Int(style)] ?? chain.primary))
     }
 
-    /// Itemizes and shapes a paragraph that is not empty, handing its pieces to `sink` in
-    /// logical order until the sink asks to stop.
-    ///
-    /// - Returns: the resolved paragraph level and the grapheme boundaries (paragraph offsets).
-    func stream<Sink: PieceSink>(_ paragraph: ParagraphRange, into sink: inout Sink) -> (level: UInt8, graphemes: GraphemeBoundaries) {
+    /// The natural metrics of an empty paragraph's line.
+    func emptyLineMetrics(_ paragraph: ParagraphRange) -> FontMetrics {
+        let (style, font) = emptyLine(paragraph)
+        return font.metrics(size: text.runs[Int(style)].style.size)
+    }
+
+    /// Itemizes and shapes a paragraph: tells `sink` its level and grapheme boundaries, then
+    /// hands it its pieces in logical order until it asks to stop.
+    func stream<Sink: PieceSink>(_ paragraph: ParagraphRange, into sink: inout Sink) {
+        guard !paragraph.content.isEmpty else {
+            sink.beginParagraph(paragraph, level: paragraphLevel ?? 0, graphemes: GraphemeBoundaries(everyUnitOf: 0))
+            return
+        }
         text.utf16.withUnsafeBufferPointer { all in
             let original = UnsafeBufferPointer(rebasing: all[paragraph.content])
             // The shaper sees tab as a space and other controls as ZWSP (hidden, zero width),
@@ -87,7 +90,7 @@ struct Itemizer {
     private func stream<Sink: PieceSink>(
         _ paragraph: ParagraphRange, original: UnsafeBufferPointer<UInt16>, shaping: UnsafeBufferPointer<UInt16>,
         scan: UnicodeProperties.UnitScan, into sink: inout Sink
-    ) -> (level: UInt8, graphemes: GraphemeBoundaries) {
+    ) {
         let firstStyle = Int32(text.runIndex(at: paragraph.content.lowerBound) ?? 0)
         let base = paragraph.content.lowerBound
         let length = original.count
@@ -104,6 +107,7 @@ struct Itemizer {
         let graphemes = UnicodeProperties.graphemeBoundaries(original, everyUnitOwnGrapheme: scan.everyUnitOwnGrapheme)
         let locale = breakLocale(hasHanOrKana: scan.hasHanOrKana, style: text.runs.isEmpty ? nil : text.runs[Int(firstStyle)].style)
         let breaks = UnicodeProperties.lineBreaks(original, locale: locale)
+        sink.beginParagraph(paragraph, level: resolvedLevel, graphemes: graphemes.offset(by: Int32(base)))
 
         // Resolve script and font per grapheme cluster, and cut items where anything changes.
         var items: [Item] = []
@@ -197,23 +201,20 @@ struct Itemizer {
                 let nextBreak = breakIndex < breaks.count ? Int(breaks[breakIndex]) : length
                 let pieceEnd = min(nextBreak, item.end)
                 let next = piece(shaping, pieceStart..<pieceEnd, base: base, item: item, font: font, size: size,
-                                 language: language, lone: lone, breakAfter: pieceEnd == nextBreak,
-                                 extentsOnly: Sink.takesExtents, valueHits: &valueHits)
-                guard sink.take(next, firstUnit: shaping[pieceStart]) else { return (resolvedLevel, graphemes) }
+                                 language: language, lone: lone, breakAfter: pieceEnd == nextBreak, valueHits: &valueHits)
+                guard sink.take(next) else { return }
                 pieceStart = pieceEnd
             }
         }
-        return (resolvedLevel, graphemes)
     }
 
     /// The piece of the word at paragraph offsets `range` of an item: a lone glyph from
-    /// `lone` when the word is one unit that shapes to one plain glyph; with `extentsOnly`
-    /// (for a line counter), the word's extents from the cache's memo when it holds them;
-    /// else a shaped word from the cache (or HarfBuzz), shaped at most once.
+    /// `lone` when the word is one unit that shapes to one plain glyph, else a shaped word
+    /// from the cache (or HarfBuzz), shaped at most once.
     @inline(__always)
     private func piece(
         _ shaping: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, base: Int, item: Item, font: Font, size: Double,
-        language: String?, lone: LoneGlyphTable?, breakAfter: Bool, extentsOnly: Bool, valueHits: inout Int
+        language: String?, lone: LoneGlyphTable?, breakAfter: Bool, valueHits: inout Int
     ) -> ShapedPiece {
         let start = Int32(base + range.lowerBound)
         let slice = UnsafeBufferPointer(rebasing: shaping[range])
@@ -232,20 +233,8 @@ struct Itemizer {
                                    size: size, style: item.style, level: item.level, breakAfter: breakAfter)
             }
         }
-        if word == nil {
-            let key = key(slice, font, item, language)
-            // A piece of extents knows its font by its chain index.
-            let memo = extentsOnly && item.font >= 0 && item.font <= Int(Int16.max)
-            if memo, let extents = cache.extentsMemo.extents(for: key) {
-                valueHits += 1
-                return ShapedPiece(extents: extents, start: start, fontIndex: item.font, unitsPerEm: font.unitsPerEm,
-                                   size: size, style: item.style, level: item.level, breakAfter: breakAfter)
-            }
-            let shaped = shapeWord(key, slice, font, item.script, language)
-            if memo { cache.extentsMemo.insert(shaped.extents, for: key) }
-            word = shaped
-        }
-        return ShapedPiece(word: word!, start: start, fontIndex: item.font, size: size, style: item.style, level: item.level,
+        return ShapedPiece(word: word ?? shapeWord(key(slice, font, item, language), slice, font, item.script, language),
+                           start: start, fontIndex: item.font, size: size, style: item.style, level: item.level,
                            breakAfter: breakAfter)
     }
 
@@ -280,30 +269,39 @@ struct Itemizer {
     }
 }
 
-/// Where the itemizer hands its pieces, one by one in logical order: an array for a
-/// shaped paragraph, a line counter for a measurement (which stops the stream once it
-/// knows the answer).
+/// Where the itemizer hands a paragraph's pieces, one by one in logical order: an array for
+/// a shaped paragraph, the line breaker for a measurement (which stops the stream once its
+/// receiver has the lines it shows).
 protocol PieceSink {
-    /// True when the sink needs no more of a whole word than its extents: it may be given
-    /// pieces that have a width but no glyphs (`ShapedPiece(extents:)`).
-    static var takesExtents: Bool { get }
+    /// The paragraph starts: its resolved level and grapheme boundaries (text offsets).
+    mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries)
     /// A capacity hint: about this many pieces follow.
     mutating func reserve(_ count: Int)
-    /// Takes the next piece; `firstUnit` is the code unit it starts with, as shaped (a tab
-    /// reads as a space). Returns false to stop the stream.
-    mutating func take(_ piece: ShapedPiece, firstUnit: UInt16) -> Bool
+    /// Takes the next piece. Returns false to stop the stream.
+    mutating func take(_ piece: ShapedPiece) -> Bool
 }
 
-/// Keeps every piece.
-struct PieceArray: PieceSink {
-    var pieces: [ShapedPiece] = []
+extension PieceSink {
+    mutating func reserve(_ count: Int) {}
+}
 
-    static var takesExtents: Bool { false }
+/// Keeps every piece of a paragraph.
+struct PieceArray: PieceSink {
+    private(set) var level: UInt8 = 0
+    private(set) var graphemes = GraphemeBoundaries(everyUnitOf: 0)
+    private(set) var pieces: [ShapedPiece] = []
+
+    mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries) {
+        self.level = level
+        self.graphemes = graphemes
+    }
 
     mutating func reserve(_ count: Int) { pieces.reserveCapacity(count) }
 
-    mutating func take(_ piece: ShapedPiece, firstUnit: UInt16) -> Bool {
+    mutating func take(_ piece: ShapedPiece) -> Bool {
         pieces.append(piece)
         return true
     }
 }
+
+extension LineBreaker: PieceSink {}

@@ -6,9 +6,7 @@ import Synchronization
 ///
 /// Thread-safe and bounded by entries and bytes (words not used lately go first). Words of
 /// one UTF-16 unit that shape to one plain glyph are also kept, by value, in lone-glyph
-/// tables per font and script (`LoneGlyphTable`: at most 16 tables of at most 512 KB), and
-/// what measuring needs of other short words in a memo of fixed size (`WordExtentsMemo`,
-/// 1 MB).
+/// tables per font and script (`LoneGlyphTable`: at most 16 tables of at most 512 KB).
 public final class ShapeCache: Sendable {
     /// What a shaped word depends on. The text of a word of up to 12 UTF-16 units (every
     /// CJK character, most words of alphabetic scripts) is packed into the key itself, and
@@ -114,9 +112,7 @@ public final class ShapeCache: Sendable {
     /// uses), at most `maxLoneTables`; and the words they answered, counted as hits.
     private let loneTables = Locked<[LoneGlyphTable]>([])
     private let maxLoneTables: Int
-    /// Extents of short words, for measuring.
-    let extentsMemo = WordExtentsMemo()
-    /// Words answered by value (a lone-glyph table or the extents memo), counted as hits.
+    /// Words answered by value (a lone-glyph table), counted as hits.
     private let valueHits = Atomic<Int>(0)
 
     /// - Parameters:
@@ -150,7 +146,7 @@ public final class ShapeCache: Sendable {
         }
     }
 
-    /// Counts words answered by value (a lone-glyph table or the extents memo) as cache hits.
+    /// Counts words answered by value (a lone-glyph table) as cache hits.
     func recordValueHits(_ count: Int) {
         if count > 0 { valueHits.add(count, ordering: .relaxed) }
     }
@@ -169,6 +165,5 @@ public final class ShapeCache: Sendable {
     public func removeAll() {
         cache.removeAll()
         loneTables.withLock { $0.removeAll() }
-        extentsMemo.removeAll()
     }
 }

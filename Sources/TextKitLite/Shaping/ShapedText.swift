@@ -30,7 +30,7 @@ public struct ShapedText: Sendable {
 
     /// Number of glyphs over all paragraphs (for statistics).
     public var glyphCount: Int {
-        paragraphs.reduce(0) { $0 + $1.pieces.reduce(0) { $0 + Int($1.glyphEnd - $1.glyphStart) } }
+        paragraphs.reduce(0) { $0 + $1.pieces.reduce(0) { $0 + $1.glyphCount } }
     }
 }
 

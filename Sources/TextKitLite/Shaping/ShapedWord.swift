@@ -79,12 +79,6 @@ final class ShapedWord: Sendable {
         hangingAdvance = sums[hanging.upperBound] - sums[hanging.lowerBound]
     }
 
-    /// What measuring the whole word needs.
-    var extents: WordExtents {
-        WordExtents(totalAdvance: totalAdvance, hangingAdvance: hangingAdvance, length: length,
-                    trailingSpaceStart: trailingSpaceStart)
-    }
-
     /// Sum of the advances of a glyph range, in font units.
     func advance(of range: Range<Int>) -> Int64 { prefixAdvances[range.upperBound] - prefixAdvances[range.lowerBound] }
 

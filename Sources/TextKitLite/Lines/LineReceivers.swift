@@ -1,0 +1,148 @@
+/// A line before positioning: its pieces in logical order and how it ends.
+struct BrokenLine: Sendable {
+    var pieces: [ShapedPiece]
+    /// UTF-16 range of the text the line holds (with the paragraph terminator on the
+    /// paragraph's last line).
+    var start: Int32
+    var end: Int32
+    var paragraph: Int
+    var isParagraphEnd: Bool
+    /// Width without the trailing hanging spaces, in points.
+    var width: Double
+    /// Width of the trailing hanging spaces.
+    var hang: Double
+    /// The line holds a truncation token (its pieces have style indices past the text's).
+    var isTruncated = false
+
+    init(pieces: [ShapedPiece], end line: LineEnd, paragraph: Int) {
+        self.pieces = pieces
+        start = line.start
+        end = line.end
+        self.paragraph = paragraph
+        isParagraphEnd = line.isParagraphEnd
+        width = line.width
+        hang = line.hang
+    }
+}
+
+/// The layout's receiver: keeps every line with its pieces, up to `maxLines`.
+struct LineCollector: LineReceiver {
+    let maxLines: Int
+    /// The paragraph being broken (its index in the text).
+    var paragraph = 0
+    private(set) var lines: [BrokenLine] = []
+    private var pieces: [ShapedPiece] = []
+
+    init(maxLines: Int) {
+        self.maxLines = maxLines
+    }
+
+    mutating func place(_ piece: ShapedPiece) {
+        pieces.append(piece)
+    }
+
+    mutating func endLine(_ line: LineEnd) -> Bool {
+        lines.append(BrokenLine(pieces: pieces, end: line, paragraph: paragraph))
+        pieces = []  // the line keeps the array; the next one starts its own
+        return lines.count < maxLines
+    }
+}
+
+/// The measuring receiver: keeps where each line starts and, for natural line heights, its
+/// metrics, up to `maxLines`; and the last line's pieces when truncating it could change
+/// its start or its height (`keepsLastLine`).
+struct LineMeasurer: LineReceiver {
+    let maxLines: Int
+    /// The text's fallback chain, for natural metrics (nil: line heights are uniform).
+    let naturalFonts: FontFallbackChain?
+    let keepsLastLine: Bool
+    /// Metrics of a line with no pieces (an empty paragraph's), with natural heights.
+    var emptyLineMetrics = FontMetrics.none
+
+    private(set) var lineStarts: [Int] = []
+    /// Per line, with natural heights: the maxima over its pieces' fonts.
+    private(set) var lineMetrics: [FontMetrics] = []
+    /// The last line ended, and its pieces when `keepsLastLine`.
+    private(set) var lastLine: LineEnd?
+    private(set) var lastPieces: [ShapedPiece] = []
+
+    private var metrics = LineMetrics()
+
+    init(maxLines: Int, naturalFonts: FontFallbackChain?, keepsLastLine: Bool) {
+        self.maxLines = maxLines
+        self.naturalFonts = naturalFonts
+        self.keepsLastLine = keepsLastLine
+    }
+
+    mutating func place(_ piece: ShapedPiece) {
+        if let naturalFonts { metrics.include(piece, in: naturalFonts) }
+        if keepsLastLine { lastPieces.append(piece) }
+    }
+
+    mutating func endLine(_ line: LineEnd) -> Bool {
+        lineStarts.append(Int(line.start))
+        if naturalFonts != nil {
+            lineMetrics.append(metrics.isEmpty ? emptyLineMetrics : metrics.value)
+            metrics = LineMetrics()
+        }
+        lastLine = line
+        let more = lineStarts.count < maxLines
+        if more, keepsLastLine { lastPieces.removeAll(keepingCapacity: true) }
+        return more
+    }
+
+    /// The last line was truncated to `line`: its start and metrics follow.
+    mutating func replaceLastLine(with line: BrokenLine) {
+        lineStarts[lineStarts.count - 1] = Int(line.start)
+        guard let naturalFonts else { return }
+        var metrics = LineMetrics()
+        for piece in line.pieces { metrics.include(piece, in: naturalFonts) }
+        lineMetrics[lineMetrics.count - 1] = metrics.isEmpty ? emptyLineMetrics : metrics.value
+    }
+}
+
+/// The natural metrics of a line: the maxima over the fonts of its pieces.
+struct LineMetrics {
+    private(set) var value = FontMetrics.none
+    private(set) var isEmpty = true
+    private var previousFont = Int16(-1), previousSize = 0.0
+
+    /// Includes a piece's font at its size (`chain`: the text's fallback chain).
+    @inline(__always)
+    mutating func include(_ piece: ShapedPiece, in chain: FontFallbackChain) {
+        isEmpty = false
+        // A piece in the chain font and size of the one before has its metrics.
+        if piece.fontIndex >= 0, piece.fontIndex == previousFont, piece.size == previousSize { return }
+        (previousFont, previousSize) = (piece.fontIndex, piece.size)
+        value.include(piece.font(in: chain).metrics(size: piece.size))
+    }
+}
+
+/// Stacks line boxes from the top inset down: each box as tall as the options' line height
+/// mode makes it, the line spacing between boxes.
+struct LineStack {
+    private let options: LayoutOptions
+    /// The primary font's metrics at the text's base size (uniform line heights).
+    let primary: FontMetrics
+    private var y: Double
+    private var isEmpty = true
+
+    init(options: LayoutOptions, primary: FontMetrics) {
+        self.options = options
+        self.primary = primary
+        y = options.insets.top
+    }
+
+    /// The next line's box: its top and height.
+    mutating func add(natural: FontMetrics) -> (top: Double, height: Double) {
+        if !isEmpty { y += options.lineSpacing }
+        isEmpty = false
+        let top = y
+        let height = options.lineBoxHeight(natural: natural, primary: primary)
+        y += height
+        return (top, height)
+    }
+
+    /// Height of the whole box: the lines and the insets.
+    var height: Double { max(options.insets.vertical, y + options.insets.bottom) }
+}
