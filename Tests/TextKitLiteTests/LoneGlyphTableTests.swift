@@ -104,22 +104,6 @@ import Testing
         #expect(table.entry(0x66).isUnknown)  // same page, never seen
     }
 
-    /// The two tables a paragraph used last stand in for the cache's answer, whatever the
-    /// order of fonts and scripts asked.
-    @Test func recentTablesAreTheCachesTables() {
-        let cache = ShapeCache(maxEntries: 100, maxBytes: 1 << 20, loneTables: 2)
-        var recent = RecentLoneTables()
-        let asked: [(Int, UInt32)] = [(1, 10), (1, 10), (2, 10), (1, 10), (2, 10), (1, 20), (2, 10), (1, 10), (1, 20), (3, 10)]
-        for (font, script) in asked {
-            let table = recent.table(font: font, script: script, in: cache)
-            let expected = cache.loneGlyphs(font: font, script: script)
-            #expect(table === expected, "font \(font), script \(script)")
-            #expect(table.map { $0.fontID == font && $0.script == script } ?? true)
-        }
-        // The cache holds two tables: the third font and script has none, from either.
-        #expect(recent.table(font: 1, script: 20, in: cache) == nil)
-    }
-
     @Test func removeAllDropsTheTables() throws {
         let engine = TextEngine(fonts: Fixtures.engine.fonts)
         _ = try engine.layout(AttributedText("中文", style: TextStyle(size: 17)))

@@ -13,9 +13,21 @@ struct ShapedParagraph: Sendable {
     var emptyFont: Font
 }
 
-/// Splits a paragraph into runs of one style, script, bidi level and resolved font, cuts
-/// the runs at line-break opportunities into words, and shapes each word (through the
-/// shaped-word cache).
+/// A run of one style, script, bidi level and font, in paragraph offsets.
+struct TextItem {
+    var start: Int
+    var end: Int
+    /// Index of the text's run (its style).
+    var style: Int32
+    var script: Script
+    var level: UInt8
+    /// Index of the font in the fallback chain, or -1 for the style's preferred font.
+    var font: Int
+}
+
+/// Splits a paragraph into items (runs of one style, script, bidi level and resolved font),
+/// cuts the items at line-break opportunities into words, and gets each word shaped from a
+/// `WordSource` (the shaped-word cache, or HarfBuzz).
 struct Itemizer {
     let text: AttributedText
     /// Per style: the font asked for by `TextStyle.font` (nil for `.chain`).
@@ -36,10 +48,6 @@ struct Itemizer {
         self.cache = cache
         shaper = HarfBuzzShaper()
     }
-
-    /// A run of one style, script, bidi level and font, in paragraph offsets. `font`: an
-    /// index into the chain, or -1 for the style's preferred font.
-    private struct Item { var start: Int; var end: Int; var style: Int32; var script: Script; var level: UInt8; var font: Int }
 
     func shape(_ paragraph: ParagraphRange) -> ShapedParagraph {
         let (emptyStyle, emptyFont) = emptyLine(paragraph)
@@ -110,7 +118,7 @@ struct Itemizer {
         sink.beginParagraph(paragraph, level: resolvedLevel, graphemes: graphemes.offset(by: Int32(base)))
 
         // Resolve script and font per grapheme cluster, and cut items where anything changes.
-        var items: [Item] = []
+        var items: [TextItem] = []
         items.reserveCapacity(8)  // most paragraphs have a few items: no regrowth
         var runIndex = text.runIndex(at: base) ?? 0
         var scalars: [UInt32] = []
@@ -174,7 +182,7 @@ struct Itemizer {
                     items[items.count - 1].script = script
                     items[items.count - 1].end = clusterEnd
                 } else {
-                    items.append(Item(start: clusterStart, end: clusterEnd, style: style, script: script, level: level, font: font))
+                    items.append(TextItem(start: clusterStart, end: clusterEnd, style: style, script: script, level: level, font: font))
                     if script.isNeutral { pendingNeutralItems += 1 }
                 }
             }
@@ -183,79 +191,25 @@ struct Itemizer {
 
         // Cut items at break opportunities into words, and shape each word.
         sink.reserve(breaks.count + items.count)
+        var words = WordSource(cache: cache, shaper: shaper)
+        defer { words.finish() }
         var breakIndex = 0
-        var valueHits = 0
-        defer { cache.recordValueHits(valueHits) }
-        var loneTables = RecentLoneTables()
         for item in items {
             let font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
             let size = text.runs[Int(item.style)].style.size, language = text.runs[Int(item.style)].style.language
-            // Words of one unit, left to right, in a chain font, without a language: from the
-            // lone-glyph table when they shape to one plain glyph.
-            let lone = item.font >= 0 && item.font <= Int(Int16.max) && item.level & 1 == 0 && language == nil
-                ? loneTables.table(font: font.id, script: item.script.rawValue, in: cache) : nil
+            words.begin(item, font: font, language: language)
             var pieceStart = item.start
             while pieceStart < item.end {
                 while breakIndex < breaks.count, Int(breaks[breakIndex]) <= pieceStart { breakIndex += 1 }
                 let nextBreak = breakIndex < breaks.count ? Int(breaks[breakIndex]) : length
                 let pieceEnd = min(nextBreak, item.end)
-                let next = piece(shaping, pieceStart..<pieceEnd, base: base, item: item, font: font, size: size,
-                                 language: language, lone: lone, breakAfter: pieceEnd == nextBreak, valueHits: &valueHits)
+                let next = words.piece(UnsafeBufferPointer(rebasing: shaping[pieceStart..<pieceEnd]), start: Int32(base + pieceStart),
+                                       item: item, font: font, size: size, language: language, breakAfter: pieceEnd == nextBreak)
                 guard sink.take(next) else { return }
                 pieceStart = pieceEnd
             }
         }
-    }
-
-    /// The piece of the word at paragraph offsets `range` of an item: a lone glyph from
-    /// `lone` when the word is one unit that shapes to one plain glyph, else a shaped word
-    /// from the cache (or HarfBuzz), shaped at most once.
-    @inline(__always)
-    private func piece(
-        _ shaping: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, base: Int, item: Item, font: Font, size: Double,
-        language: String?, lone: LoneGlyphTable?, breakAfter: Bool, valueHits: inout Int
-    ) -> ShapedPiece {
-        let start = Int32(base + range.lowerBound)
-        let slice = UnsafeBufferPointer(rebasing: shaping[range])
-        var word: ShapedWord?
-        // `lone?.`, not `if let lone`: a bound copy would retain the table per piece.
-        if range.count == 1, case let unit = shaping[range.lowerBound], !UTF16.isSurrogate(unit), var entry = lone?.entry(unit) {
-            if case .unknown = entry {
-                let shaped = shapeWord(key(slice, font, item, language), slice, font, item.script, language)
-                entry = lone?.remember(shaped, for: unit) ?? .notLone
-                word = shaped
-            } else {
-                valueHits += 1
-            }
-            if case .lone(let glyph) = entry {
-                return ShapedPiece(lone: glyph, unit: unit, start: start, fontIndex: item.font, unitsPerEm: font.unitsPerEm,
-                                   size: size, style: item.style, level: item.level, breakAfter: breakAfter)
-            }
-        }
-        return ShapedPiece(word: word ?? shapeWord(key(slice, font, item, language), slice, font, item.script, language),
-                           start: start, fontIndex: item.font, size: size, style: item.style, level: item.level,
-                           breakAfter: breakAfter)
-    }
-
-    /// The cache key of the word `slice` of an item.
-    @inline(__always)
-    private func key(_ slice: UnsafeBufferPointer<UInt16>, _ font: Font, _ item: Item, _ language: String?) -> ShapeCache.Key {
-        ShapeCache.Key(font: font.id, script: item.script.rawValue, rightToLeft: item.level & 1 == 1, language: language,
-                       text: slice, seed: cache.seed)
-    }
-
-    /// The word of `key` from the cache, or shaped by HarfBuzz (and cached).
-    private func shapeWord(
-        _ key: ShapeCache.Key, _ slice: UnsafeBufferPointer<UInt16>, _ font: Font, _ script: Script, _ language: String?
-    ) -> ShapedWord {
-        let rightToLeft = key.rightToLeft
-        if let word = cache.word(for: key) { return word }
-        cache.recordShaping()
-        let shaped = shaper.shape(font.harfBuzz, text: slice, rightToLeft: rightToLeft, script: script, language: language)
-        let word = ShapedWord(font: font, shaped: shaped ?? ShapedGlyphs(), units: slice, rightToLeft: rightToLeft)
-        cache.insert(word, for: key)
-        return word
     }
 
     /// ICU line-break locale: the style's language when it is Chinese, Japanese or Korean;

@@ -102,24 +102,3 @@ final class LoneGlyphTable: @unchecked Sendable {
         return current!
     }
 }
-
-/// The two lone-glyph tables a paragraph used last, by font and script: items of a mixed
-/// text alternate between a few fonts and scripts, and asking the cache takes its lock and
-/// retains the table (shared by every thread) each time.
-struct RecentLoneTables {
-    private var last: (font: Int, script: UInt32, table: LoneGlyphTable?)?
-    private var prior: (font: Int, script: UInt32, table: LoneGlyphTable?)?
-
-    /// The table of `font` and `script`: one of the two kept, else the cache's.
-    mutating func table(font: Int, script: UInt32, in cache: ShapeCache) -> LoneGlyphTable? {
-        if let last, last.font == font, last.script == script { return last.table }
-        if let prior, prior.font == font, prior.script == script {
-            swap(&last, &self.prior)
-            return prior.table
-        }
-        let table = cache.loneGlyphs(font: font, script: script)
-        prior = last
-        last = (font, script, table)
-        return table
-    }
-}

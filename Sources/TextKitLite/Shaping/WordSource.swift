@@ -1,0 +1,72 @@
+/// Where the itemizer gets a shaped word: one facade over the shaped-word cache's tiers
+/// (the lone-glyph tables, the word cache) and HarfBuzz. A word is shaped at most once per
+/// cache; what tier answered is invisible to the pieces it gives.
+///
+/// One per paragraph being shaped.
+struct WordSource {
+    private let cache: ShapeCache
+    private let shaper: HarfBuzzShaper
+    /// The lone-glyph table of the current item's font and script (nil: none applies).
+    private var lone: LoneGlyphTable?
+    /// Words answered by value (lone glyphs), counted as cache hits by `finish`.
+    private var valueHits = 0
+
+    init(cache: ShapeCache, shaper: HarfBuzzShaper) {
+        self.cache = cache
+        self.shaper = shaper
+    }
+
+    /// The words that follow are of `item`, in `font` with `language`.
+    mutating func begin(_ item: TextItem, font: Font, language: String?) {
+        // Words of one unit, left to right, in a chain font, without a language: from the
+        // lone-glyph table when they shape to one plain glyph.
+        lone = item.font >= 0 && item.font <= Int(Int16.max) && item.level & 1 == 0 && language == nil
+            ? cache.loneGlyphs(font: font.id, script: item.script.rawValue) : nil
+    }
+
+    /// The piece of the word `slice` (as shaped: controls replaced) of the current item, at
+    /// text offset `start`: a lone glyph when the word is one unit that shapes to one plain
+    /// glyph, else a shaped word from the cache (or HarfBuzz).
+    @inline(__always)
+    mutating func piece(
+        _ slice: UnsafeBufferPointer<UInt16>, start: Int32, item: TextItem, font: Font, size: Double, language: String?,
+        breakAfter: Bool
+    ) -> ShapedPiece {
+        var word: ShapedWord?
+        // `lone?.`, not `if let lone`: a bound copy would retain the table per piece.
+        if slice.count == 1, case let unit = slice[0], !UTF16.isSurrogate(unit), var entry = lone?.entry(unit) {
+            if case .unknown = entry {
+                let shaped = shapeWord(slice, item: item, font: font, language: language)
+                entry = lone?.remember(shaped, for: unit) ?? .notLone
+                word = shaped
+            } else {
+                valueHits += 1
+            }
+            if case .lone(let glyph) = entry {
+                return ShapedPiece(lone: glyph, unit: unit, start: start, fontIndex: item.font, unitsPerEm: font.unitsPerEm,
+                                   size: size, style: item.style, level: item.level, breakAfter: breakAfter)
+            }
+        }
+        return ShapedPiece(word: word ?? shapeWord(slice, item: item, font: font, language: language),
+                           start: start, fontIndex: item.font, size: size, style: item.style, level: item.level,
+                           breakAfter: breakAfter)
+    }
+
+    /// Counts the words answered by value as cache hits.
+    func finish() {
+        cache.recordValueHits(valueHits)
+    }
+
+    /// The word from the cache, or shaped by HarfBuzz (and cached).
+    private func shapeWord(_ slice: UnsafeBufferPointer<UInt16>, item: TextItem, font: Font, language: String?) -> ShapedWord {
+        let rightToLeft = item.level & 1 == 1
+        let key = ShapeCache.Key(font: font.id, script: item.script.rawValue, rightToLeft: rightToLeft, language: language,
+                                 text: slice, seed: cache.seed)
+        if let word = cache.word(for: key) { return word }
+        cache.recordShaping()
+        let shaped = shaper.shape(font.harfBuzz, text: slice, rightToLeft: rightToLeft, script: item.script, language: language)
+        let word = ShapedWord(font: font, shaped: shaped ?? ShapedGlyphs(), units: slice, rightToLeft: rightToLeft)
+        cache.insert(word, for: key)
+        return word
+    }
+}
