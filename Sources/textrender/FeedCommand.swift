@@ -6,7 +6,7 @@ import TextKitLite
 struct FeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
-        abstract: "Lay out and render every post of a feed: DIR/<id>.pgm per cell and DIR/layouts.jsonl.",
+        abstract: "Lay out and render every post of a feed: DIR/<name>.pgm per cell (named after its id) and DIR/layouts.jsonl.",
         discussion: """
             Each cell: avatar and author line, body text (at most --max-lines lines, then the \
             "…全文" expand token), optional quote box, optional image grid, footer. \

@@ -205,6 +205,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory + "/layouts.jsonl"))
     }
 
+    @Test func interruptReachesAFeedWhoseParentIgnoresIt() throws {
+        // A background job of a non-interactive shell starts with SIGINT ignored.
+        let directory = Fixtures.temporaryPath("background")
+        let script = #"""
+            trap '' INT
+            "$T" feed "\#(Self.bigFeed)" --out "\#(directory)" --jobs 2 2>/dev/null &
+            P=$!
+            while kill -0 $P 2>/dev/null && [ "$(ls "\#(directory)" 2>/dev/null | wc -l)" -lt 10 ]; do sleep 0.05; done
+            kill -INT $P
+            wait $P
+            echo "status $?"
+            """#
+        let result = try TextRenderTool.shell(script)
+        #expect(result.stdout == "status 130\n", "\(result.stdout) \(result.stderr)")
+        #expect(Self.hiddenFiles(directory).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/layouts.jsonl"))
+    }
+
     @Test func terminatedFeedRemovesItsTemporaryFiles() throws {
         let directory = Fixtures.temporaryPath("terminated")
         let process = Process()
