@@ -1,18 +1,29 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import TextKitLite
 
 struct FeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
-        abstract: "Lay out and render every post of a feed: DIR/<id>.pgm per cell and DIR/layouts.jsonl.",
+        abstract: "Lay out and render every post of a feed: DIR/<name>.pgm per cell (named after its id) and DIR/layouts.jsonl.",
         discussion: """
             Each cell: avatar and author line, body text (at most --max-lines lines, then the \
             "…全文" expand token), optional quote box, optional image grid, footer. \
             layouts.jsonl holds, in input order, {"id", "height", "elements": [{"id", "kind", \
-            "frame", "lines", "truncated"}], "truncated", "file"}. Images are written to a \
-            temporary name and renamed, so an interrupted run leaves no half-written PGM.
-            A malformed line is reported on stderr with its line number and skipped.
+            "frame", "lines", "truncated"}], "truncated", "file"}.
+            Image names: an id of at most 100 ASCII letters, digits, "-", "_" and "." not \
+            starting with "." is the name as it is (abc-1.pgm); any other id gets its first 48 \
+            characters with the rest replaced by "_", "+" and 16 hex digits of a 64-bit FNV-1a \
+            hash of the id's UTF-8 bytes (小林 -> __+<hash>.pgm). A repeated id's k-th post \
+            is NAME+k.pgm (with a warning).
+            Images and layouts.jsonl are written to unique temporary names and renamed, so no \
+            file is ever half-written; layouts.jsonl appears when the run has finished (the \
+            previous one is removed when a run starts). An interrupt (SIGINT, SIGTERM) removes \
+            the temporary files and exits with 130 or 143. A directory another run is writing \
+            into is refused.
+            A malformed line (or a post that cannot be drawn) is reported on stderr with its \
+            line number and skipped. A write error (a full disk) stops the run with status 1.
             Exit status: 0, or 2 when some lines were bad (all good posts are still output).
             """)
 
@@ -23,6 +34,9 @@ struct FeedCommand: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "Pixels per point.")
     var scale: Double = 2
+
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse cell images larger than this many pixels (the post is reported and skipped).")
+    var maxPixels: Int = RenderOptions.defaultMaxPixels
 
     struct Element: Encodable {
         var id: String
@@ -42,87 +56,126 @@ struct FeedCommand: ParsableCommand {
 
     func validate() throws {
         guard scale.isFinite, scale > 0, scale <= 100 else { throw ValidationError("invalid --scale \(scale): must be in (0, 100]") }
+        guard maxPixels > 0 else { throw ValidationError("invalid --max-pixels \(maxPixels): must be positive") }
+        try feed.validateCellWidth()
+    }
+
+    /// What a worker made of one feed line.
+    enum Outcome: Sendable {
+        /// The post's cell, its image in a temporary file, and the image's base name.
+        case drawn(CellLayout, temporary: String, name: String)
+        /// The line is bad (or its post cannot be drawn): reported, skipped.
+        case bad(FeedLineError)
+        /// Writing failed (a full disk): the run stops.
+        case failed(RenderError)
     }
 
     func run() throws {
-        // Stop at once on an interrupt, even when the parent process ignores it: images are
-        // written to temporary names and renamed, so every PGM under its final name is whole.
-        // (A parent may also have blocked them; the mask is inherited across exec.)
-        signal(SIGINT) { _ in _exit(130) }
-        signal(SIGTERM) { _ in _exit(143) }
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-        do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError("cannot create output directory \(out): \(error.localizedDescription)")
-        }
-        let layoutsPath = (out as NSString).appendingPathComponent("layouts.jsonl")
-        let temporary = (out as NSString).appendingPathComponent(".layouts.jsonl.tmp-\(getpid())")
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-              let layoutsFile = FileHandle(forWritingAtPath: temporary) else {
-            throw CLIError("cannot write in \(out) (permission denied?)")
-        }
+        let precomputer = try feed.streamingPrecomputer()
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        let precomputer = try feed.streamingPrecomputer()
+        let output = try FeedOutput(path: out)
+        let signalSources = output.removeTemporariesOnInterrupt()
+        defer { withExtendedLifetime(signalSources) {} }
+        do {
+            try render(FeedReader(descriptor: descriptor), with: precomputer, into: output)
+        } catch {
+            output.abandon()
+            throw error
+        }
+    }
+
+    private func render(_ reader: FeedReader, with precomputer: FeedPrecomputer, into output: FeedOutput) throws {
+        let layouts = try output.createTemporaryFile(beside: output.layoutsPath)
+        var writer = JSONLinesWriter(file: FileHandle(fileDescriptor: layouts.descriptor, closeOnDealloc: true), name: output.layoutsPath)
         let engine = precomputer.engine
         let renderer = CellRenderer()
-        let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let (width, scale, out) = (feed.width, scale, out)
-        var names = Set<String>()
-        var failure: Error?
-        OrderedParallelMap.run(FeedReader(descriptor: descriptor), pool: pool, window: 16 * feed.jobs, transform: { record -> Result<(CellLayout, String), FeedLineError> in
-            record.result.flatMap { post in
+        let options = RenderOptions(scale: scale, maxPixels: maxPixels)
+        let width = feed.width
+        var names = FileNames()
+        var failure: (any Error)?
+        let stopped = Atomic<Bool>(false)
+        let input = reader.lazy.prefix { _ in failure == nil }
+        OrderedParallelMap.run(input, pool: RenderQueuePool(workerCount: feed.jobs), window: 16 * feed.jobs, transform: { record -> Outcome in
+            guard !stopped.load(ordering: .relaxed) else { return .failed(.cannotWrite(path: output.path, reason: "the run was stopped")) }
+            switch record.result {
+            case .failure(let error): return .bad(error)
+            case .success(let post):
+                let bitmap: Bitmap
+                let cell: CellLayout
                 do {
-                    let cell = try precomputer.layout(post, width: width, scale: scale)
-                    guard let bitmap = try renderer.render(cell, options: RenderOptions(scale: scale)) else {
-                        return .failure(FeedLineError(line: record.line, reason: "render cancelled"))
+                    cell = try precomputer.layout(post, width: width, scale: options.scale)
+                    guard let drawn = try renderer.render(cell, options: options) else {
+                        return .bad(FeedLineError(line: record.line, reason: "render cancelled"))
                     }
-                    let file = Self.fileName(for: post.id, line: record.line)
-                    try bitmap.writePGM(to: (out as NSString).appendingPathComponent(file))
-                    return .success((cell, file))
+                    bitmap = drawn
                 } catch {
-                    return .failure(FeedLineError(line: record.line, reason: "\(error)"))
+                    return .bad(FeedLineError(line: record.line, reason: "\(error)"))
+                }
+                let name = FeedPost.fileName(forID: post.id)
+                do throws(RenderError) {
+                    let temporary = try output.writeTemporary(bitmap, beside: (output.path as NSString).appendingPathComponent(name))
+                    return .drawn(cell, temporary: temporary, name: name)
+                } catch {
+                    stopped.store(true, ordering: .relaxed)
+                    return .failed(error)
                 }
             }
-        }, consume: { result in
-            switch result {
-            case .success(let (cell, file)):
-                if !names.insert(file).inserted {
-                    FileHandle.standardError.write(Data("textrender: warning: id \(cell.postID) repeats; \(file) was overwritten\n".utf8))
+        }, consume: { outcome in
+            guard failure == nil else {
+                if case .drawn(_, let temporary, _) = outcome { output.discard(temporary) }
+                return
+            }
+            do {
+                switch outcome {
+                case .drawn(let cell, let temporary, let name):
+                    let file = try names.assign(name, to: cell.postID)
+                    try output.commit(temporary, to: (output.path as NSString).appendingPathComponent(file.name))
+                    if let first = file.repeatOf {
+                        try Output.standardError("textrender: warning: id \(cell.postID) repeats (its first image is \(first)); this one is \(file.name)\n")
+                    }
+                    try writer.write(Record(
+                        id: cell.postID, height: cell.height,
+                        elements: cell.elements.map { Element(id: $0.id, kind: $0.kind.rawValue, frame: $0.frame,
+                                                              lines: $0.text?.lineCount, truncated: $0.text?.isTruncated) },
+                        truncated: cell.isTruncated, file: file.name))
+                    try progress.postDone()
+                case .bad(let error):
+                    try progress.reportBad(error)
+                case .failed(let error):
+                    throw CLIError(error.description)
                 }
-                let record = Record(
-                    id: cell.postID, height: cell.height,
-                    elements: cell.elements.map { Element(id: $0.id, kind: $0.kind.rawValue, frame: $0.frame,
-                                                          lines: $0.text?.lineCount, truncated: $0.text?.isTruncated) },
-                    truncated: cell.isTruncated, file: file)
-                do { layoutsFile.write(try encoder.encode(record) + Data("\n".utf8)) } catch { failure = error }
-                progress.postDone()
-            case .failure(let error):
-                progress.reportBad(error)
+            } catch {
+                failure = error
+                stopped.store(true, ordering: .relaxed)
+                if case .drawn(_, let temporary, _) = outcome { output.discard(temporary) }
             }
         })
-        try? layoutsFile.close()
         if let failure { throw failure }
-        guard rename(temporary, layoutsPath) == 0 else { throw CLIError("cannot write \(layoutsPath): \(String(cString: strerror(errno)))") }
-        progress.summary("rendered", caches: [("word", engine.shapeCache.statistics), ("height", precomputer.heightCache.statistics),
-                                              ("glyph", renderer.textRenderer.glyphCache.statistics)])
+        try writer.flush()
+        try output.commit(layouts.path, to: output.layoutsPath)
+        try progress.summary("rendered", caches: [("word", engine.shapeCache.statistics), ("height", precomputer.heightCache.statistics),
+                                                  ("glyph", renderer.textRenderer.glyphCache.statistics)])
         if progress.badLines > 0 { throw badLinesExitCode }
     }
 
-    /// A safe file name for a post id: letters, digits, "-", "_" and "." kept, the rest
-    /// replaced by "_"; ids that are empty or start with "." get the line number.
-    static func fileName(for id: String, line: Int) -> String {
-        let safe = String(id.unicodeScalars.prefix(120).map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
-        })
-        return safe.isEmpty || safe.hasPrefix(".") ? "line\(line)\(safe).pgm" : "\(safe).pgm"
+    /// The file names given so far, so that every post gets its own: the k-th post (k ≥ 2)
+    /// with an id seen before gets NAME+k.pgm. Two ids whose names meet (their hashes
+    /// collide) stop the run rather than overwrite each other.
+    struct FileNames {
+        private var used: [String: (id: String, count: Int)] = [:]
+
+        mutating func assign(_ name: String, to id: String) throws -> (name: String, repeatOf: String?) {
+            guard let previous = used[name] else {
+                used[name] = (id, 1)
+                return (name, nil)
+            }
+            guard previous.id == id else {
+                throw CLIError("ids \(previous.id) and \(id) both map to the file name \(name); rename one of them")
+            }
+            used[name] = (id, previous.count + 1)
+            return (String(name.dropLast(4)) + "+\(previous.count + 1).pgm", name)
+        }
     }
 }

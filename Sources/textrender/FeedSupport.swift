@@ -23,7 +23,16 @@ struct FeedOptions: ParsableArguments {
             throw ValidationError("invalid --width \(width): must be a positive number of points up to 1000000")
         }
         guard (1...256).contains(jobs) else { throw ValidationError("invalid --jobs \(jobs): must be from 1 to 256") }
-        if let maxLines, maxLines < 0 { throw ValidationError("invalid --max-lines \(maxLines): must be 0 (no limit) or more") }
+        if let maxLines { try validateMaxLines(maxLines) }
+    }
+
+    /// A cell's width must leave room inside its padding: checked once here rather than
+    /// reported for every line.
+    func validateCellWidth() throws {
+        let padding = cellStyle().padding.left + cellStyle().padding.right
+        guard width > padding else {
+            throw ValidationError("invalid --width \(width): a cell must be wider than its padding (\(padding) points)")
+        }
     }
 
     /// The input as a file descriptor (stdin for none or "-").
@@ -69,29 +78,29 @@ final class FeedProgress {
 
     init(source: String) { self.source = source }
 
-    func reportBad(_ error: FeedLineError) {
+    func reportBad(_ error: FeedLineError) throws {
         badLines += 1
-        clearLine()
-        FileHandle.standardError.write(Data("textrender: \(source):\(error.line): \(error.reason) (line skipped)\n".utf8))
+        try clearLine()
+        try Output.standardError("textrender: \(source):\(error.line): \(error.reason) (line skipped)\n")
     }
 
-    func postDone() {
+    func postDone() throws {
         posts += 1
         guard interactive else { return }
         let now = Date()
         if now.timeIntervalSince(lastDraw) > 0.1 {
             lastDraw = now
             let rate = Double(posts) / max(1e-9, now.timeIntervalSince(started))
-            FileHandle.standardError.write(Data("\r\(posts) posts, \(Int(rate)) posts/s".utf8))
+            try Output.standardError("\r\(posts) posts, \(Int(rate)) posts/s")
         }
     }
 
-    private func clearLine() {
-        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    private func clearLine() throws {
+        if interactive { try Output.standardError("\r\u{1B}[K") }
     }
 
-    func summary(_ verb: String, caches: [(String, CacheStatistics)]) {
-        clearLine()
+    func summary(_ verb: String, caches: [(String, CacheStatistics)]) throws {
+        try clearLine()
         let seconds = Date().timeIntervalSince(started)
         let rate = Double(posts) / max(1e-9, seconds)
         let cacheText = caches.map { name, statistics in
@@ -99,30 +108,8 @@ final class FeedProgress {
                 + " (\(statistics.count) entries, \(statistics.cost >> 10) KB, \(statistics.evictions) evicted)"
         }.joined(separator: ", ")
         let bad = badLines == 0 ? "" : ", \(badLines) bad line\(badLines == 1 ? "" : "s") skipped"
-        FileHandle.standardError.write(Data(
-            "textrender: \(verb) \(posts) posts\(bad) in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", rate)) posts/s); \(cacheText)\n".utf8))
-    }
-}
-
-/// Writes JSON lines to stdout through a buffer.
-struct JSONLinesWriter {
-    private var buffer: [UInt8] = []
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    mutating func write(_ value: some Encodable) throws {
-        buffer += try encoder.encode(value)
-        buffer.append(0x0A)
-        if buffer.count > 1 << 16 { flush() }
-    }
-
-    mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
+        try Output.standardError(
+            "textrender: \(verb) \(posts) posts\(bad) in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", rate)) posts/s); \(cacheText)\n")
     }
 }
 

@@ -38,3 +38,14 @@ struct CLIError: Error, CustomStringConvertible {
     let description: String
     init(_ message: String) { description = message }
 }
+
+/// The most lines `--max-lines` accepts: more than any text shows, and far from where the
+/// library's line-limit arithmetic (one line past the limit) overflows.
+let maximumMaxLines = 1_000_000
+
+/// Checks a `--max-lines` value: 0 (no limit) to `maximumMaxLines`.
+func validateMaxLines(_ value: Int) throws {
+    guard (0...maximumMaxLines).contains(value) else {
+        throw ValidationError("invalid --max-lines \(value): must be from 0 (no limit) to \(maximumMaxLines)")
+    }
+}

@@ -30,6 +30,10 @@ struct MeasureCommand: ParsableCommand {
         var truncated: Bool
     }
 
+    func validate() throws {
+        if layout == .cell { try feed.validateCellWidth() }
+    }
+
     func run() throws {
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
@@ -44,7 +48,8 @@ struct MeasureCommand: ParsableCommand {
         var failure: Error?
         let mode = layout
         let width = feed.width
-        OrderedParallelMap.run(FeedReader(descriptor: descriptor), pool: pool, window: 64 * feed.jobs, transform: { record -> Result<Record, FeedLineError> in
+        // After a failed write, stop reading: the results in flight are dropped.
+        OrderedParallelMap.run(FeedReader(descriptor: descriptor).lazy.prefix { _ in failure == nil }, pool: pool, window: 64 * feed.jobs, transform: { record -> Result<Record, FeedLineError> in
             record.result.flatMap { post in
                 do {
                     let measured: TextMeasurement?, height: Double, truncated: Bool
@@ -64,20 +69,25 @@ struct MeasureCommand: ParsableCommand {
                 }
             }
         }, consume: { result in
-            switch result {
-            case .success(let record):
-                do { try output.write(record) } catch { failure = error }
-                progress.postDone()
-            case .failure(let error):
-                output.flush()
-                progress.reportBad(error)
+            guard failure == nil else { return }
+            do {
+                switch result {
+                case .success(let record):
+                    try output.write(record)
+                    try progress.postDone()
+                case .failure(let error):
+                    try output.flush()
+                    try progress.reportBad(error)
+                }
+            } catch {
+                failure = error
             }
         })
-        output.flush()
         if let failure { throw failure }
+        try output.flush()
         // A text alone goes through the word cache only; a cell also through the
         // measured-text cache (recurring authors and quotes) and the height cache.
-        progress.summary("measured", caches: [("word", engine.shapeCache.statistics)] + (mode == .text ? [] : [
+        try progress.summary("measured", caches: [("word", engine.shapeCache.statistics)] + (mode == .text ? [] : [
             ("text", precomputer.measuredTextStatistics), ("height", precomputer.heightCache.statistics),
         ]))
         if progress.badLines > 0 { throw badLinesExitCode }

@@ -83,6 +83,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--output \(output): the file name must end in .pgm")
         }
         _ = try lineHeightMode()
+        try validateMaxLines(maxLines)
         if let cancelAfterLines {
             guard cancelAfterLines >= 0 else { throw ValidationError("--cancel-after-lines \(cancelAfterLines): must be 0 or more") }
             guard output != nil else { throw ValidationError("--cancel-after-lines needs --output FILE.pgm") }
@@ -167,8 +168,8 @@ struct RenderCommand: ParsableCommand {
         let outcome = progress.wait()
         if let bitmap = outcome.bitmap {
             if let cancelAfter, cancelAfter >= layout.lineCount {
-                FileHandle.standardError.write(Data(
-                    "textrender: --cancel-after-lines \(cancelAfter): the layout has \(layout.lineCount) lines; nothing to cancel\n".utf8))
+                try Output.standardError(
+                    "textrender: --cancel-after-lines \(cancelAfter): the layout has \(layout.lineCount) lines; nothing to cancel\n")
             }
             return bitmap
         }
@@ -180,7 +181,7 @@ struct RenderCommand: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(LayoutReport(layout))
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        try Output.standardOutput(data + Data("\n".utf8))
     }
 }
 

@@ -25,7 +25,7 @@ enum TextInput {
         var bytes: [UInt8] = []
         while true {
             let chunk: Data?
-            do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw CLIError("\(source): read failed: \(error.localizedDescription)") }
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw CLIError("\(source): read failed: \(Output.describe(error))") }
             guard let chunk, !chunk.isEmpty else { break }
             bytes += chunk
             if bytes.count > maximumBytes {

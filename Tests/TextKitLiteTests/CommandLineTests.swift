@@ -19,9 +19,10 @@ enum TextRenderTool {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+                    executable: String? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: executable ?? path)
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -38,6 +39,12 @@ enum TextRenderTool {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs a `/bin/sh` script in which `$T` is the tool: for redirections (`>/dev/full`,
+    /// `>&-`), ignored signals (`trap '' PIPE`) and limits (`ulimit -f`) a test sets up.
+    static func shell(_ script: String) throws -> Result {
+        try run(["-c", script], environment: ["T": path], executable: "/bin/sh")
     }
 }
 
@@ -156,7 +163,7 @@ enum TextRenderTool {
         while images().count < 20, process.isRunning { usleep(20_000) }
         process.interrupt()
         process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus != 0)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
         let written = images()
         #expect(written.count >= 20 && written.count < 4000)
         // Every image under its final name is complete.
@@ -165,6 +172,9 @@ enum TextRenderTool {
             let bitmap = try Bitmap(pgm: Array(data))
             #expect(bitmap.width == 750, "\(name)")
         }
+        // No temporary file is left, and no layouts.jsonl (it appears when a run finishes).
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(!files.contains { $0.hasPrefix(".") }, "\(files.filter { $0.hasPrefix(".") })")
         #expect(!FileManager.default.fileExists(atPath: directory + "/layouts.jsonl"))
     }
 }

@@ -101,6 +101,16 @@ import Testing
         #expect(error?.description.contains("0 faces") == false, "\(String(describing: error))")
     }
 
+    @Test func freeTypeErrorsAreFreeTypesWords() {
+        // Every code FreeType defines has its message (Debian's FreeType has no FT_Error_String).
+        #expect(FreeTypeError(code: 0x55).description == "invalid stream operation")
+        #expect(FreeTypeError(code: 0x02).description == "unknown file format")
+        #expect(FreeTypeError(code: 0x08).description == "broken table")
+        let defined = (0..<0x100).filter { !FreeTypeError(code: Int32($0)).description.hasPrefix("FreeType error") }
+        #expect(defined.count == 95)
+        #expect(FreeTypeError(code: 300).description == "FreeType error 300 (not a code FreeType 2.12 defines)")
+    }
+
     @Test func fontWithNoGlyphsForTheTextDrawsNotdef() throws {
         // The ASCII subset of DejaVu Sans has no Chinese: each character is its .notdef box.
         let font = try Font.load(path: Files.twoFaces, faceIndex: 0)
@@ -135,12 +145,16 @@ import Testing
         (#"{"id": 1, "text": "lone \ud800 surrogate"}"#,
          "bad JSON: Unexpected end of file during string parse (expected low-surrogate code point but did not find one)"),
         (#"not json"#, "bad JSON: Invalid value around character 1"),
-        (#"[1, 2]"#, "expected a JSON object"),
-        (#"{"id": 1, "text": 42}"#, "\"text\" must be a string"),
-        (#"{"id": 1, "text": "t", "author": ["a"]}"#, "\"author\" must be a string"),
-        (#"{"id": 1, "text": "t", "images": "2"}"#, "\"images\" must be an integer"),
+        (#"[1, 2]"#, "expected a JSON object, got an array"),
+        (#"null"#, "expected a JSON object, got null"),
+        (#"{"id": 1, "text": 42}"#, "\"text\" must be a string, got 42"),
+        (#"{"id": 1, "text": "t", "author": ["a"]}"#, "\"author\" must be a string, got an array"),
+        (#"{"id": 1, "text": "t", "images": "2"}"#, "\"images\" must be an integer from 0 to 100, got \"2\""),
+        (#"{"id": 1, "text": "t", "images": 1.5}"#, "\"images\" must be an integer from 0 to 100, got 1.5"),
         (#"{"id": 1, "text": "t", "images": 101}"#, "\"images\" must be an integer from 0 to 100, got 101"),
-        (#"{"id": true, "text": "t"}"#, "\"id\" must be a string or an integer"),
+        (#"{"id": true, "text": "t"}"#, "\"id\" must be a string or an integer, got true"),
+        (#"{"id": 99999999999999999999, "text": "t"}"#,
+         "\"id\" 99999999999999999999 is out of range: an integer id must be from -9223372036854775808 to 9223372036854775807 (give a longer one as a string)"),
         (#"{"id": "", "text": "t"}"#, "\"id\" is empty"),
         (#"{"id": 1, "author": "a"}"#, "missing \"text\""),
         (#"{"text": "t"}"#, "missing \"id\""),
@@ -289,7 +303,7 @@ import Testing
         let bitmap = try Bitmap(width: 2, height: 2)
         let cases: [(String, String)] = [
             ("/nonexistent-dir/x.pgm", "cannot write /nonexistent-dir/x.pgm: directory /nonexistent-dir does not exist"),
-            ("/proc/x.pgm", "cannot write /proc/x.pgm: cannot create a file in /proc (permission denied or disk full)"),
+            ("/proc/x.pgm", "cannot write /proc/x.pgm: cannot create a file in /proc: No such file or directory"),
             (Files.path("plain-file") + "/x.pgm", "cannot write \(Files.path("plain-file"))/x.pgm: "),
             (Files.directory, "cannot write \(Files.directory): Is a directory"),
         ]
@@ -358,6 +372,10 @@ import Testing
                     message: "Error: face index 2 out of range for \(Files.twoFaces): the file has 2 faces (0...1)"),
             CLICase(arguments: ["render", "x", "--font", Files.twoFaces + "#abc", "--json"], status: 1,
                     message: "Error: invalid face index \"abc\" for \(Files.twoFaces): expected a number ≥ 0 after \"#\""),
+            CLICase(arguments: ["render", "x", "--font", "/dev/zero", "--json"], status: 1,
+                    message: "Error: font path is a character device, not a font file: /dev/zero"),
+            CLICase(arguments: ["measure", "--font", "/dev/null"], stdin: [], status: 1,
+                    message: "Error: font path is a character device, not a font file: /dev/null"),
             CLICase(arguments: ["render", "x", "--json"], status: 1, message: "Error: font file not found: /nonexistent-fonts/DejaVuSans.ttf",
                     environment: [BundledFonts.environmentVariable: "/nonexistent-fonts"]),
             CLICase(arguments: ["render", "中文", "--font", Files.twoFaces, "--json"], status: 0, message: "\"lineCount\" : 1"),
@@ -374,7 +392,7 @@ import Testing
                     status: 2, message: "stdin:3: bad JSON: Invalid value around character 1 (line skipped)"),
             CLICase(arguments: ["measure"], stdin: Array(#"{"id": 1}"#.utf8), status: 2, message: "stdin:1: missing \"text\" (line skipped)"),
             CLICase(arguments: ["measure"], stdin: Array(#"{"id": 1, "text": ["a"]}"#.utf8), status: 2,
-                    message: "stdin:1: \"text\" must be a string (line skipped)"),
+                    message: "stdin:1: \"text\" must be a string, got an array (line skipped)"),
             CLICase(arguments: ["measure", f("long-line.jsonl")], status: 2,
                     message: "\(f("long-line.jsonl")):2: line longer than 1048576 bytes (line skipped)"),
             CLICase(arguments: ["measure", "/nonexistent.jsonl"], status: 1, message: "Error: /nonexistent.jsonl: no such file"),
@@ -394,9 +412,24 @@ import Testing
             CLICase(arguments: ["render", "x", "--font-size", "100001", "--json"], status: 64, message: "Error: invalid --font-size 100001.0"),
             CLICase(arguments: ["render", "x", "--font-size", "100000", "--width", "10", "--json"], status: 0, message: "\"lineCount\" : 1"),
             CLICase(arguments: ["render", "a b c d e f", "--width", "30", "--max-lines", "0", "--json"], status: 0, message: "\"lineCount\" : 3"),
-            CLICase(arguments: ["render", "x", "--max-lines", "-1", "--json"], status: 1,
-                    message: "Error: invalid maxLines -1: must be 0 (no limit) or more"),
+            CLICase(arguments: ["render", "x", "--max-lines", "-1", "--json"], status: 64,
+                    message: "Error: invalid --max-lines -1: must be from 0 (no limit) to 1000000"),
             CLICase(arguments: ["measure", "--max-lines", "-2"], stdin: [], status: 64, message: "Error: invalid --max-lines -2"),
+            CLICase(arguments: ["measure", "--max-lines", "9223372036854775807"], stdin: [], status: 64,
+                    message: "Error: invalid --max-lines 9223372036854775807: must be from 0 (no limit) to 1000000"),
+            CLICase(arguments: ["render", "x", "--max-lines", "1000001", "--json"], status: 64,
+                    message: "Error: invalid --max-lines 1000001: must be from 0 (no limit) to 1000000"),
+            CLICase(arguments: ["render", "x", "--max-lines", "1000000", "--json"], status: 0, message: "\"lineCount\" : 1"),
+            CLICase(arguments: ["feed", "--out", f("feed-narrow"), "--width", "10"], stdin: [], status: 64,
+                    message: "Error: invalid --width 10.0: a cell must be wider than its padding (24.0 points)"),
+            CLICase(arguments: ["measure", "--width", "24"], stdin: [], status: 64,
+                    message: "Error: invalid --width 24.0: a cell must be wider than its padding (24.0 points)"),
+            CLICase(arguments: ["measure", "--layout", "text", "--width", "10"], stdin: Array(#"{"id": 1, "text": "ok"}"#.utf8),
+                    status: 0, message: "\"id\":\"1\""),
+            CLICase(arguments: ["feed", "--out", f("feed-limit"), "--max-pixels", "1000"], stdin: Array(#"{"id": 1, "text": "ok"}"#.utf8),
+                    status: 2, message: "stdin:1: bitmap of 750×228 pixels exceeds the limit of 1000 pixels (raise it with maxPixels / --max-pixels) (line skipped)"),
+            CLICase(arguments: ["feed", "--out", f("feed-limit0"), "--max-pixels", "0"], stdin: [], status: 64,
+                    message: "Error: invalid --max-pixels 0: must be positive"),
             CLICase(arguments: ["render", "x", "--scale", "0", "--output", f("s0.pgm")], status: 1,
                     message: "Error: invalid scale 0.0: must be in (0, 100]"),
             CLICase(arguments: ["render", "x", "--scale", "100", "--output", f("s100.pgm")], status: 1,
@@ -406,7 +439,7 @@ import Testing
             CLICase(arguments: ["render", "x", "--output", "/nonexistent-dir/x.pgm"], status: 1,
                     message: "Error: cannot write /nonexistent-dir/x.pgm: directory /nonexistent-dir does not exist"),
             CLICase(arguments: ["render", "x", "--output", "/proc/x.pgm"], status: 1,
-                    message: "Error: cannot write /proc/x.pgm: cannot create a file in /proc (permission denied or disk full)"),
+                    message: "Error: cannot write /proc/x.pgm: cannot create a file in /proc: No such file or directory"),
             CLICase(arguments: ["render", "x", "--output", f("plain-file") + "/x.pgm"], status: 1,
                     message: "Error: cannot write \(f("plain-file"))/x.pgm: \(f("plain-file")) is not a directory"),
             CLICase(arguments: ["feed", "--out", f("plain-file") + "/out"], stdin: [], status: 1,

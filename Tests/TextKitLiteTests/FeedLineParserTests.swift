@@ -83,8 +83,10 @@ import Testing
     }
 
     @Test func arrayInsteadOfObject() {
-        #expect(failure(#"[{"id": "x", "text": "t"}]"#)?.reason == "expected a JSON object")
-        #expect(failure(#""just a string""#)?.reason == "expected a JSON object")
+        #expect(failure(#"[{"id": "x", "text": "t"}]"#)?.reason == "expected a JSON object, got an array")
+        #expect(failure(#""just a string""#)?.reason == #"expected a JSON object, got "just a string""#)
+        #expect(failure("null")?.reason == "expected a JSON object, got null")
+        #expect(failure("12")?.reason == "expected a JSON object, got 12")
     }
 
     @Test func missingText() {
@@ -92,19 +94,36 @@ import Testing
     }
 
     @Test func textOfWrongType() {
-        #expect(failure(#"{"id": "x", "text": 12}"#)?.reason == #""text" must be a string"#)
-        #expect(failure(#"{"id": "x", "text": null}"#)?.reason == #""text" must be a string"#)
-        #expect(failure(#"{"id": "x", "text": ["a"]}"#)?.reason == #""text" must be a string"#)
-        #expect(failure(#"{"id": "x", "text": "t", "quote": 5}"#)?.reason == #""quote" must be a string"#)
+        // Valid JSON with a value of the wrong type: the field, and the value in words.
+        #expect(failure(#"{"id": "x", "text": 12}"#)?.reason == #""text" must be a string, got 12"#)
+        #expect(failure(#"{"id": "x", "text": null}"#)?.reason == #""text" must be a string, got null"#)
+        #expect(failure(#"{"id": "x", "text": ["a"]}"#)?.reason == #""text" must be a string, got an array"#)
+        #expect(failure(#"{"id": "x", "text": "t", "quote": 5}"#)?.reason == #""quote" must be a string, got 5"#)
+        #expect(failure(#"{"id": "x", "text": "t", "author": {"a": 1}}"#)?.reason == #""author" must be a string, got an object"#)
+        #expect(failure(#"{"id": "x", "text": "t", "author": false}"#)?.reason == #""author" must be a string, got false"#)
+        // A long value is cut at 40 characters.
+        let long = String(repeating: "a", count: 60)
+        #expect(failure(#"{"id": "x", "text": "t", "images": "\#(long)"}"#)?.reason
+                == #""images" must be an integer from 0 to 100, got ""# + long.prefix(38) + "…")
+        // null for an optional field is the field left out.
+        #expect(throws: Never.self) { try FeedLineParser.parse(Array(#"{"id": "x", "text": "t", "author": null, "quote": null, "images": null}"#.utf8), line: 1) }
     }
 
     @Test func badID() {
         #expect(failure(#"{"text": "t"}"#)?.reason == #"missing "id""#)
-        #expect(failure(#"{"id": null, "text": "t"}"#)?.reason == #"missing "id""#)
+        #expect(failure(#"{"id": null, "text": "t"}"#)?.reason == #""id" must be a string or an integer, got null"#)
         #expect(failure(#"{"id": "", "text": "t"}"#)?.reason == #""id" is empty"#)
-        for id in ["true", "1.5", "[1]", #"{"n": 1}"#] {
-            #expect(failure(#"{"id": \#(id), "text": "t"}"#)?.reason == #""id" must be a string or an integer"#,
+        for (id, words) in [("true", "true"), ("1.5", "1.5"), ("[1]", "an array"), (#"{"n": 1}"#, "an object")] {
+            #expect(failure(#"{"id": \#(id), "text": "t"}"#)?.reason == #""id" must be a string or an integer, got "# + words,
                     "id \(id)")
+        }
+        // An integer id beyond 64 bits is named with its digits, and so is the way out.
+        for id in ["99999999999999999999", "-9223372036854775809"] {
+            #expect(failure(#"{"id": \#(id), "text": "t"}"#)?.reason
+                    == #""id" \#(id) is out of range: an integer id must be from -9223372036854775808 to 9223372036854775807 (give a longer one as a string)"#)
+        }
+        for id in ["-9223372036854775808", "9223372036854775807"] {
+            #expect((try? FeedLineParser.parse(Array(#"{"id": \#(id), "text": "t"}"#.utf8), line: 1))??.id == id)
         }
     }
 
@@ -115,9 +134,10 @@ import Testing
         let tooMany = try #require(failure(#"{"id": "x", "text": "t", "images": 101}"#))
         #expect(tooMany.reason.contains("0 to \(FeedLineParser.maximumImages)"))
         #expect(tooMany.reason.hasSuffix("got 101"))
-        #expect(failure(#"{"id": "x", "text": "t", "images": "3"}"#)?.reason == #""images" must be an integer"#)
-        // Foundation reports a fraction as corrupt data without a key, hence no field name here.
-        #expect(failure(#"{"id": "x", "text": "t", "images": 2.5}"#) != nil)
+        for (images, words) in [(#""3""#, #""3""#), ("2.5", "2.5"), ("99999999999999999999", "99999999999999999999"), ("true", "true")] {
+            #expect(failure(#"{"id": "x", "text": "t", "images": \#(images)}"#)?.reason
+                    == #""images" must be an integer from 0 to 100, got "# + words)
+        }
     }
 
     @Test func lineTooLong() throws {

@@ -36,15 +36,8 @@ public enum FeedLineParser {
             throw FeedLineError(line: line, reason: "invalid UTF-8 at byte offset \(offset) of the line (\(UTF8Validation.describeByte(array, at: offset)))")
         }
         let data = Data(array)
-        let record: Record
-        do {
-            record = try JSONDecoder().decode(Record.self, from: data)
-        } catch let error as DecodingError {
-            throw FeedLineError(line: line, reason: describe(error, data: data))
-        } catch let error as FeedLineError {
-            throw FeedLineError(line: line, reason: error.reason)
-        } catch {
-            throw FeedLineError(line: line, reason: "bad JSON")
+        guard let record = try? JSONDecoder().decode(Record.self, from: data) else {
+            throw FeedLineError(line: line, reason: diagnose(data))
         }
         guard (0...maximumImages).contains(record.images ?? 0) else {
             throw FeedLineError(line: line, reason: "\"images\" must be an integer from 0 to \(maximumImages), got \(record.images ?? 0)")
@@ -53,7 +46,7 @@ public enum FeedLineParser {
                         images: record.images ?? 0)
     }
 
-    /// The JSON shape of a post: `id` may be a string or an integer.
+    /// The JSON shape of a post: `id` may be a non-empty string or an integer.
     private struct Record: Decodable {
         var id: String
         var author: String?
@@ -65,15 +58,10 @@ public enum FeedLineParser {
 
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            if let string = try? container.decode(String.self, forKey: .id) {
-                guard !string.isEmpty else { throw FeedLineError(line: 0, reason: "\"id\" is empty") }
+            if let string = try? container.decode(String.self, forKey: .id), !string.isEmpty {
                 id = string
-            } else if let integer = try? container.decode(Int64.self, forKey: .id) {
-                id = String(integer)
-            } else if container.contains(.id), try !container.decodeNil(forKey: .id) {
-                throw FeedLineError(line: 0, reason: "\"id\" must be a string or an integer")
             } else {
-                throw FeedLineError(line: 0, reason: "missing \"id\"")
+                id = String(try container.decode(Int64.self, forKey: .id))
             }
             text = try container.decode(String.self, forKey: .text)
             author = try container.decodeIfPresent(String.self, forKey: .author)
@@ -82,31 +70,65 @@ public enum FeedLineParser {
         }
     }
 
-    private static func describe(_ error: DecodingError, data: Data) -> String {
-        switch error {
-        case .keyNotFound(let key, _): "missing \"\(key.stringValue)\""
-        case .valueNotFound(_, let context), .typeMismatch(_, let context):
-            if let key = context.codingPath.last?.stringValue {
-                key == "images" ? "\"images\" must be an integer" : "\"\(key)\" must be a string"
-            } else {
-                "expected a JSON object"
-            }
-        case .dataCorrupted(let context):
-            context.codingPath.isEmpty ? "bad JSON" + syntaxError(data) : "bad value for \"\(context.codingPath.last!.stringValue)\""
-        @unknown default: "bad JSON"
+    /// What is wrong with a line the decoder refused, in words and with the value: the
+    /// syntax error, or the first field (in the order id, text, author, quote, images)
+    /// that is missing or of the wrong type. Runs on bad lines only.
+    private static func diagnose(_ data: Data) -> String {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            return "bad JSON" + syntaxError(error)
         }
+        guard let fields = object as? [String: Any] else { return "expected a JSON object, got \(describe(object))" }
+        func present(_ key: String) -> Any? { fields[key].flatMap { $0 is NSNull ? nil : $0 } }
+        guard let id = fields["id"] else { return "missing \"id\"" }
+        if let id = id as? String, id.isEmpty { return "\"id\" is empty" }
+        if !(id is String) {
+            let text = describe(id)
+            if id is NSNumber, !isBoolean(id), !text.contains(where: { ".eE".contains($0) }), Int64(text) == nil {
+                return "\"id\" \(text) is out of range: an integer id must be from \(Int64.min) to \(Int64.max) (give a longer one as a string)"
+            }
+            if Int64(text) == nil { return "\"id\" must be a string or an integer, got \(text)" }
+        }
+        guard let text = fields["text"] else { return "missing \"text\"" }
+        for (key, value): (String, Any?) in [("text", text), ("author", present("author")), ("quote", present("quote"))] {
+            if let value, !(value is String) { return "\"\(key)\" must be a string, got \(describe(value))" }
+        }
+        if let images = present("images") {
+            return "\"images\" must be an integer from 0 to \(maximumImages), got \(describe(images))"
+        }
+        return "bad JSON"
+    }
+
+    /// A JSON value as it would be written (strings quoted, at most 40 characters), or
+    /// its kind for arrays and objects.
+    private static func describe(_ value: Any) -> String {
+        switch value {
+        case is [Any]: return "an array"
+        case is [String: Any]: return "an object"
+        case is NSNull: return "null"
+        default:
+            guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .withoutEscapingSlashes]) else {
+                return "\(value)"
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            return text.count > 40 ? text.prefix(39) + "…" : text
+        }
+    }
+
+    /// True for JSON `true` and `false` (which Foundation gives as NSNumber too).
+    private static func isBoolean(_ value: Any) -> Bool {
+        let text = describe(value)
+        return text == "true" || text == "false"
     }
 
     /// Where the JSON syntax goes wrong (": Invalid value around character 1"), from
     /// Foundation's parser, whose message `JSONDecoder` does not pass on; empty when it
-    /// gives none. Runs on bad lines only.
-    private static func syntaxError(_ data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty {
-                return ": " + (detail.hasSuffix(".") ? String(detail.dropLast()) : detail)
-            }
+    /// gives none.
+    private static func syntaxError(_ error: any Error) -> String {
+        if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty {
+            return ": " + (detail.hasSuffix(".") ? String(detail.dropLast()) : detail)
         }
         return ""
     }

@@ -34,19 +34,55 @@ public struct FeedPost: Sendable, Hashable, Codable {
     }
 
     private static func hash(_ author: String, _ text: String, _ quote: String?, _ images: Int) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ string: String) {
+        var hash = FNV1a()
+        hash.mix(author)
+        hash.mix(text)
+        hash.mix(quote ?? "\u{0}")
+        hash.mix(String(images))
+        return hash.value
+    }
+
+    /// 64-bit FNV-1a over strings' UTF-8 bytes, each followed by 0xff (a byte UTF-8 never
+    /// holds, so the strings' boundaries count).
+    private struct FNV1a {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        mutating func mix(_ string: String) {
             for byte in string.utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x100_0000_01b3
+                value ^= UInt64(byte)
+                value &*= 0x100_0000_01b3
             }
-            hash ^= 0xff
-            hash &*= 0x100_0000_01b3
+            value ^= 0xff
+            value &*= 0x100_0000_01b3
         }
-        mix(author)
-        mix(text)
-        mix(quote ?? "\u{0}")
-        mix(String(images))
-        return hash
+    }
+
+    /// The longest id used as a file name as it is.
+    public static let maximumPlainFileNameLength = 100
+
+    /// The image file name of a post id: readable, stable across runs and distinct for
+    /// distinct ids.
+    ///
+    /// An id of at most 100 ASCII letters, digits, "-", "_" and "." that does not start
+    /// with "." is the name as it is: `abc-1.pgm`. Any other id gets its first 48
+    /// characters with every other character replaced by "_" (a leading "." too), "+",
+    /// and 16 hex digits of a 64-bit FNV-1a hash of the id's exact UTF-8 bytes:
+    /// `小林` → `__+9bd6e3b3bc2ca1e3.pgm`. A plain name never holds "+", so the two kinds
+    /// never meet; two hashed names meet only when two ids' hashes do.
+    public static func fileName(forID id: String) -> String {
+        func kept(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" || scalar == ".")
+        }
+        let scalars = id.unicodeScalars
+        if !id.isEmpty, !id.hasPrefix("."), scalars.count <= maximumPlainFileNameLength, scalars.allSatisfy(kept) {
+            return id + ".pgm"
+        }
+        var prefix = String(String.UnicodeScalarView(scalars.prefix(48).map { kept($0) ? $0 : "_" }))
+        if prefix.hasPrefix(".") { prefix = "_" + prefix.dropFirst() }
+        var hash = FNV1a()
+        hash.mix(id)
+        let digits = String(hash.value, radix: 16)
+        return prefix + "+" + String(repeating: "0", count: 16 - digits.count) + digits + ".pgm"
     }
 }

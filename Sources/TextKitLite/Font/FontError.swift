@@ -8,6 +8,8 @@ public struct FontError: Error, Sendable, Equatable, CustomStringConvertible {
         case isDirectory
         /// The file exists but could not be read (permissions, I/O error).
         case unreadable(String)
+        /// The path names a device, pipe or socket (which kind, in words), not a file.
+        case notRegularFile(String)
         /// The file is empty.
         case empty
         /// FreeType or HarfBuzz does not recognise the bytes as a font.
@@ -35,6 +37,7 @@ public struct FontError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: "font file not found: \(path)"
         case .isDirectory: "font path is a directory, not a font file: \(path)"
         case .unreadable(let why): "cannot read font file \(path): \(why)"
+        case .notRegularFile(let kind): "font path is \(kind), not a font file: \(path)"
         case .empty: "font file is empty: \(path)"
         case .notAFont(let why): "not a usable font file: \(path) (\(why))"
         case .faceIndexOutOfRange(let index, let count):

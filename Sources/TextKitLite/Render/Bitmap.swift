@@ -1,3 +1,5 @@
+import Foundation
+
 /// An 8-bit grayscale image, row-major, 0 black to 255 white.
 public struct Bitmap: Sendable, Hashable {
     public let width: Int
@@ -7,12 +9,20 @@ public struct Bitmap: Sendable, Hashable {
     /// A bitmap filled with one gray level.
     ///
     /// - Throws: `RenderError.bitmapTooLarge` when `width × height` exceeds `maxPixels`
-    ///   (instead of allocating it), `.invalidSize` for a negative size.
+    ///   (instead of allocating it), `.cannotAllocate` when a size under a raised limit
+    ///   exceeds half this machine's memory or `malloc` refuses it (Swift would trap),
+    ///   `.invalidSize` for a negative size.
     public init(width: Int, height: Int, fill: UInt8 = 255, maxPixels: Int = RenderOptions.defaultMaxPixels) throws(RenderError) {
         guard width >= 0, height >= 0 else { throw .invalidSize(width: width, height: height) }
         let (count, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, count <= maxPixels else {
             throw .bitmapTooLarge(width: width, height: height, limit: maxPixels)
+        }
+        if count > RenderOptions.defaultMaxPixels {
+            guard UInt64(count) <= ProcessInfo.processInfo.physicalMemory / 2, let probe = malloc(count) else {
+                throw .cannotAllocate(width: width, height: height, bytes: count)
+            }
+            free(probe)
         }
         self.width = width
         self.height = height
@@ -55,6 +65,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The bitmap would exceed the configured pixel limit.
     case bitmapTooLarge(width: Int, height: Int, limit: Int)
     case invalidSize(width: Int, height: Int)
+    /// Memory for a bitmap within the pixel limit cannot be had (a raised `maxPixels`).
+    case cannotAllocate(width: Int, height: Int, bytes: Int)
     /// A render option is out of range.
     case invalidOption(name: String, value: String, reason: String)
     /// The output file could not be written.
@@ -69,6 +81,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .bitmapTooLarge(let w, let h, let limit):
             "bitmap of \(w)×\(h) pixels exceeds the limit of \(limit) pixels (raise it with maxPixels / --max-pixels)"
         case .invalidSize(let w, let h): "invalid bitmap size \(w)×\(h)"
+        case .cannotAllocate(let w, let h, let bytes):
+            "cannot allocate a bitmap of \(w)×\(h) pixels (\(bytes) bytes): not enough memory"
         case .invalidOption(let name, let value, let reason): "invalid \(name) \(value): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .invalidPGM(let reason): "not a binary PGM image: \(reason)"

@@ -36,17 +36,55 @@ extension Bitmap {
         self.init(width: w, height: h, pixels: Array(data[index..<(index + w * h)]))
     }
 
-    /// Writes the image as a binary PGM file, atomically: to a temporary name beside the
-    /// target, then renamed, so an interrupted write never leaves a partial file under
-    /// the final name.
+    /// Writes the image as a binary PGM file, atomically: to a unique temporary name beside
+    /// the target, then renamed, so an interrupted write never leaves a partial file under
+    /// the final name and concurrent writes never share a temporary file.
     ///
-    /// - Throws: `RenderError.cannotWrite` naming the path and the reason.
+    /// - Throws: `RenderError.cannotWrite` naming the path and the reason (the system's
+    ///   words: "No space left on device"); the temporary file is removed.
     public func writePGM(to path: String) throws(RenderError) {
-        try Self.writeAtomically(pgmData(), to: path)
+        let temporary = try Self.createTemporaryFile(beside: path)
+        do throws(RenderError) {
+            defer { close(temporary.descriptor) }
+            try writePGM(toDescriptor: temporary.descriptor, path: path)
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        try Self.moveTemporaryFile(temporary.path, to: path)
     }
 
-    /// Writes bytes to `path` through a temporary file and a rename.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(RenderError) {
+    /// Writes the image as binary PGM to an open file descriptor (left open), header and
+    /// pixels as they are, without copying the raster.
+    ///
+    /// - Parameter path: names the file in errors.
+    /// - Throws: `RenderError.cannotWrite` with the system's reason.
+    public func writePGM(toDescriptor descriptor: Int32, path: String) throws(RenderError) {
+        let header = Array("P5\n\(width) \(height)\n255\n".utf8)
+        for part in [header, pixels] {
+            let failure = part.withUnsafeBytes { bytes -> Int32? in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written >= 0 {
+                        offset += written
+                    } else if errno != EINTR {
+                        return errno
+                    }
+                }
+                return nil
+            }
+            if let failure { throw .cannotWrite(path: path, reason: String(cString: strerror(failure))) }
+        }
+    }
+
+    /// Creates an empty file (mode 0644, closed on exec) with a unique name (`mkstemp`) in the directory of
+    /// `path`: ".NAME.XXXXXX".
+    ///
+    /// - Returns: its open descriptor and its path.
+    /// - Throws: `RenderError.cannotWrite` for `path`: its directory is missing or not a
+    ///   directory, or no file can be made there (the system's reason).
+    public static func createTemporaryFile(beside path: String) throws(RenderError) -> (descriptor: Int32, path: String) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -54,10 +92,21 @@ extension Bitmap {
             throw .cannotWrite(path: path, reason: "directory \(directory) does not exist")
         }
         guard isDirectory.boolValue else { throw .cannotWrite(path: path, reason: "\(directory) is not a directory") }
-        let temporary = directory + "/." + url.lastPathComponent + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
-            throw .cannotWrite(path: path, reason: "cannot create a file in \(directory) (permission denied or disk full)")
+        var template = Array((directory + "/." + url.lastPathComponent.prefix(200) + ".XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw .cannotWrite(path: path, reason: "cannot create a file in \(directory): \(String(cString: strerror(errno)))")
         }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        fchmod(descriptor, 0o644)
+        return (descriptor, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    }
+
+    /// Renames a temporary file to its final path (replacing what was there); on failure the
+    /// temporary file is removed.
+    ///
+    /// - Throws: `RenderError.cannotWrite` for `path` with the system's reason.
+    public static func moveTemporaryFile(_ temporary: String, to path: String) throws(RenderError) {
         if rename(temporary, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
