@@ -93,6 +93,16 @@ import Testing
         #expect(lookups < 20_000, "\(lookups) word lookups")
     }
 
+    /// The largest line limit is a limit like any other: no overflow where one more line
+    /// than shown is looked for.
+    @Test func largestLineLimitLaysOutAndMeasures() throws {
+        let text = AttributedText(String(repeating: "word ", count: 20_000), style: TextStyle(size: 17))
+        let options = LayoutOptions(width: 375, maxLines: Int.max)
+        let layout = try Fixtures.engine.layout(text, options: options)
+        #expect(!layout.isTruncated && layout.lineCount > 100)
+        #expect(try Fixtures.engine.measure(text, options: options) == TextMeasurement(layout))
+    }
+
     @Test func tenThousandCombiningMarksOnOneBase() throws {
         let cluster = "e" + String(repeating: "\u{301}", count: 10_000)
         let alone = try layout(cluster, width: 100)

@@ -95,6 +95,11 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// wants no more lines.
     @inline(__always)
     mutating func take(_ piece: ShapedPiece) -> Bool {
+        // Most units are one piece that fits: placed without going through `unit`.
+        if unit.isEmpty, piece.breakAfter, !isClosing, fits(width: piece.width, hang: piece.hang, start: piece.start) {
+            receiver.place(piece)
+            return true
+        }
         unit.append(piece)
         if piece.breakAfter { placeUnit() }
         return !isStopped
@@ -123,13 +128,8 @@ struct LineBreaker<Receiver: LineReceiver> {
                 endLine(at: lineEnd, isParagraphEnd: false)
                 continue
             }
-            let unitWidth = unit.reduce(0) { $0 + $1.width }
-            let candidate = lineWidth + unitWidth - LineCuts.trailingHang(unit)
-            if candidate <= limit {
-                if lineStart < 0 { lineStart = unit[unit.startIndex].start }
+            if fits(width: unit.reduce(0) { $0 + $1.width }, hang: LineCuts.trailingHang(unit), start: unit[unit.startIndex].start) {
                 for piece in unit { receiver.place(piece) }
-                lineWidth += unitWidth
-                visible = candidate
                 return
             }
             if lineStart >= 0 {
@@ -139,6 +139,23 @@ struct LineBreaker<Receiver: LineReceiver> {
             }
             unit = emergencyBreak(unit)
         }
+    }
+
+    /// Takes a unit (pieces up to a break opportunity) onto the line when it fits there
+    /// without its trailing hanging white space; its pieces go to the receiver after.
+    ///
+    /// - Parameters:
+    ///   - width: the unit's width, its pieces' widths summed in order.
+    ///   - hang: the width of its trailing hanging white space (`LineCuts.trailingHang`).
+    ///   - start: the text offset where it starts.
+    @inline(__always)
+    private mutating func fits(width: Double, hang: Double, start: Int32) -> Bool {
+        let candidate = lineWidth + width - hang
+        guard candidate <= limit else { return false }
+        if lineStart < 0 { lineStart = start }
+        lineWidth += width
+        visible = candidate
+        return true
     }
 
     /// The line is full and ends at `end` (or later, when white space follows).
