@@ -103,6 +103,38 @@ import Testing
         #expect(try Fixtures.engine.measure(text, options: options) == TextMeasurement(layout))
     }
 
+    /// Clusters of tens of thousands of marks or joined emoji: one line, measured as laid
+    /// out, drawn, in bounded work (HarfBuzz is handed the cluster in parts: linear time).
+    @Test(.timeLimit(.minutes(1)), arguments: [
+        "a" + String(repeating: "\u{FE0F}", count: 40_000),
+        "a" + String(repeating: "\u{301}", count: 80_000),
+        Array(repeating: "👩", count: 20_000).joined(separator: "\u{200D}"),
+    ])
+    func hugeClustersAreShapedInBoundedParts(_ string: String) throws {
+        for maxLines in [0, 3] {
+            let text = AttributedText(string, style: TextStyle(size: 17))
+            let options = LayoutOptions(width: 300, maxLines: maxLines)
+            let layout = try Fixtures.engine.layout(text, options: options)
+            #expect(layout.lineCount == 1 && !layout.isTruncated)
+            expectEveryCharacterInOneLine(layout)
+            #expect(try Fixtures.engine.measure(text, options: options) == TextMeasurement(layout))
+            if maxLines == 0 { try render(layout) }
+        }
+    }
+
+    /// A long cluster is shaped in parts of at most `maxShapedClusterLength` units that
+    /// allow no break between them; a long word of short clusters is shaped whole.
+    @Test func onlyLongClustersAreShapedInParts() throws {
+        let limit = Itemizer.maxShapedClusterLength
+        let marks = try Fixtures.engine.shape(AttributedText("a" + String(repeating: "\u{301}", count: 100), style: TextStyle(size: 17)))
+        let pieces = marks.paragraphs[0].pieces
+        #expect(pieces.count == (101 + limit - 1) / limit)
+        #expect(pieces.allSatisfy { $0.end - $0.start <= limit })
+        #expect(pieces.dropLast().allSatisfy { !$0.breakAfter } && pieces.last!.breakAfter)
+        let word = try Fixtures.engine.shape(AttributedText(String(repeating: "abc", count: 100), style: TextStyle(size: 17)))
+        #expect(word.paragraphs[0].pieces.count == 1)
+    }
+
     @Test func tenThousandCombiningMarksOnOneBase() throws {
         let cluster = "e" + String(repeating: "\u{301}", count: 10_000)
         let alone = try layout(cluster, width: 100)

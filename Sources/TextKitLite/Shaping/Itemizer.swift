@@ -118,6 +118,7 @@ struct Itemizer {
         sink.beginParagraph(paragraph, level: resolvedLevel, graphemes: graphemes.offset(by: Int32(base)))
 
         // Resolve script and font per grapheme cluster, and cut items where anything changes.
+        var shapingCuts: [Int] = []  // inside clusters too long to shape whole (almost always none)
         var items: [TextItem] = []
         items.reserveCapacity(8)  // most paragraphs have a few items: no regrowth
         var runIndex = text.runIndex(at: base) ?? 0
@@ -186,6 +187,9 @@ struct Itemizer {
                     if script.isNeutral { pendingNeutralItems += 1 }
                 }
             }
+            if clusterEnd - clusterStart > Self.maxShapedClusterLength {
+                Self.cutForShaping(original, clusterStart..<clusterEnd, into: &shapingCuts)
+            }
             clusterStart = clusterEnd
         }
 
@@ -193,7 +197,7 @@ struct Itemizer {
         sink.reserve(breaks.count + items.count)
         var words = WordSource(cache: cache, shaper: shaper)
         defer { words.finish() }
-        var breakIndex = 0
+        var breakIndex = 0, cutIndex = 0
         for item in items {
             let font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
@@ -203,12 +207,32 @@ struct Itemizer {
             while pieceStart < item.end {
                 while breakIndex < breaks.count, Int(breaks[breakIndex]) <= pieceStart { breakIndex += 1 }
                 let nextBreak = breakIndex < breaks.count ? Int(breaks[breakIndex]) : length
-                let pieceEnd = min(nextBreak, item.end)
+                while cutIndex < shapingCuts.count, shapingCuts[cutIndex] <= pieceStart { cutIndex += 1 }
+                let pieceEnd = min(nextBreak, item.end, cutIndex < shapingCuts.count ? shapingCuts[cutIndex] : length)
                 let next = words.piece(UnsafeBufferPointer(rebasing: shaping[pieceStart..<pieceEnd]), start: Int32(base + pieceStart),
                                        item: item, font: font, size: size, language: language, breakAfter: pieceEnd == nextBreak)
                 guard sink.take(next) else { return }
                 pieceStart = pieceEnd
             }
+        }
+    }
+
+    /// The most UTF-16 units of one grapheme cluster shaped at once. HarfBuzz positions a
+    /// mark against what precedes it in its cluster, in time quadratic in the cluster's
+    /// length (a base with 40,000 marks: seconds); past a few dozen, stacked marks mean
+    /// nothing (Unicode's stream-safe text format, UAX #15, allows 30 in a row). A longer
+    /// cluster is shaped in parts of this many units: each part costs a bounded time.
+    static let maxShapedClusterLength = 32
+
+    /// Adds the offsets where cluster `range` of `units` is cut into parts for shaping:
+    /// every `maxShapedClusterLength` units, never inside a surrogate pair.
+    private static func cutForShaping(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, into cuts: inout [Int]) {
+        var cut = range.lowerBound + maxShapedClusterLength
+        while cut < range.upperBound {
+            if UTF16.isTrailSurrogate(units[cut]) { cut += 1 }
+            guard cut < range.upperBound else { break }
+            cuts.append(cut)
+            cut += maxShapedClusterLength
         }
     }
 

@@ -116,7 +116,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     /// A prefix that surely holds `lines` lines at `width` points when the text is longer,
     /// or nil when the whole text is short enough anyway. It assumes no character narrower
     /// than a twentieth of an em (the caller checks the prefix really overflowed) and ends on
-    /// a character boundary.
+    /// a scalar boundary.
     func prefixForLines(_ lines: Int, width: Double) -> AttributedText? {
         var smallest = runs.isEmpty ? baseStyle.size : .infinity
         for run in runs { smallest = min(smallest, run.style.size) }
@@ -124,9 +124,10 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         let perLine = min(1 << 20, Int(width / (smallest / 20)) + 16)
         let (limit, overflow) = perLine.multipliedReportingOverflow(by: lines)
         guard !overflow, limit < utf16.count / 2 else { return nil }
-        var end = string.utf16.index(string.utf16.startIndex, offsetBy: limit)
-        while end < string.endIndex, end.samePosition(in: string) == nil { end = string.utf16.index(after: end) }
-        let prefixString = String(string[..<end])
+        // A scalar boundary (not a grapheme one: a cluster of any length costs nothing more).
+        var end = limit
+        if UTF16.isTrailSurrogate(utf16[end]) { end += 1 }
+        let prefixString = String(decoding: utf16[..<end], as: UTF16.self)
         var result = AttributedText(prefixString, style: baseStyle)
         let count = result.utf16Count
         for run in runs where run.range.lowerBound < count {
