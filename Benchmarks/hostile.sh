@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Cost per KB of the worst texts against ordinary ones, on the user's path: whole
+# `textrender measure` processes (feed cells at 375 pt, whose body shows 6 lines; and
+# texts alone at 375 pt with no line limit: every line laid out) over feeds of about
+# 2 MB each, every post a 100,000-character hostile text, and over generated posts.
+#
+#   Benchmarks/hostile.sh [KB]      default 2048 KB per feed
+#
+# Prints, per feed, the best of three runs in µs per KB of input and the ratio to the
+# ordinary feed. Needs the release textrender (`swift build -c release`) and the
+# FeedGenerator of Fuzz/ (scripts/memory.sh builds both).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kb="${1:-2048}"
+bin=.build/release/textrender
+generator=Fuzz/.build/release/FeedGenerator
+[[ -x "$bin" && -x "$generator" ]] || { echo "hostile.sh: build textrender (release) and Fuzz's FeedGenerator first" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+"$generator" $((kb * 10)) > "$work/generated.jsonl"
+head -c $((kb * 1024)) "$work/generated.jsonl" | sed '$d' > "$work/ordinary.jsonl"
+rm "$work/generated.jsonl"
+python3 - "$work" "$kb" <<'PY'
+import json, sys
+work, kb = sys.argv[1], int(sys.argv[2])
+post_units = 100_000  # characters per post: each post is one hostile text
+kinds = {
+    "variation-selectors": lambda n: "a" + "\ufe0f" * n,
+    "combining-marks": lambda n: "e" + "\u0301" * n,
+    "zwj-emoji-chain": lambda n: "\u200d".join(["👩"] * (n // 3)),
+    "no-break-opportunity": lambda n: "x" * n,
+    "spaces-and-en-quads": lambda n: " \u2000" * (n // 2),
+    "bidi-controls": lambda n: "\u202e\u2067ab" * (n // 4),
+    "empty-paragraphs": lambda n: "\n" * n,
+    "cjk-punctuation": lambda n: "「中」，。" * (n // 5),
+    "arabic-with-marks": lambda n: "بِسْمِ " * (n // 7),
+    "emoji-modifiers-flags": lambda n: "👍🏽🇯🇵" * (n // 8),
+}
+for name, make in kinds.items():
+    with open(f"{work}/{name}.jsonl", "w") as f:
+        size, i = 0, 0
+        while size < kb * 1024:
+            line = json.dumps({"id": i, "author": "a", "text": make(post_units)}, ensure_ascii=False) + "\n"
+            f.write(line)
+            size += len(line.encode())
+            i += 1
+PY
+
+best_us_per_kb() {  # FILE ARGS...: best of three whole-process runs, µs per KB of FILE
+    local file=$1; shift
+    local bytes best=""
+    bytes=$(wc -c < "$file")
+    for _ in 1 2 3; do
+        local start end us
+        start=$(date +%s%N)
+        "$bin" measure "$file" "$@" > /dev/null 2>&1 || true
+        end=$(date +%s%N)
+        us=$(( (end - start) / 1000 ))
+        [[ -z "$best" || $us -lt $best ]] && best=$us
+    done
+    echo $(( best * 1024 / bytes ))
+}
+
+printf '%-24s %6s %12s %7s %12s %7s\n' feed KB "cells µs/KB" ratio "texts µs/KB" ratio
+base_cell=$(best_us_per_kb "$work/ordinary.jsonl")
+base_text=$(best_us_per_kb "$work/ordinary.jsonl" --layout text)
+for file in "$work"/*.jsonl; do
+    name=$(basename "$file" .jsonl)
+    cell=$(best_us_per_kb "$file"); text=$(best_us_per_kb "$file" --layout text)
+    printf '%-24s %6d %12d %7.2f %12d %7.2f\n' "$name" $(( $(wc -c < "$file") / 1024 )) "$cell" \
+        "$(echo "$cell / $base_cell" | bc -l)" "$text" "$(echo "$text / $base_text" | bc -l)"
+done
