@@ -260,15 +260,9 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Runs `body` on the shard of `hash`, under its lock.
-    ///
-    /// The shard is used without retaining it: `shards` never changes and `self`, which
-    /// owns it, is alive for the call. A retain and release per lookup would be two atomic
-    /// writes to a line every thread using the cache shares.
     @inline(__always)
     private func withShard<Result: Sendable>(_ hash: Int, _ body: (inout sending LRUMap<Key, Value>) -> Result) -> Result {
-        Unmanaged.passUnretained(shards[hash & (shards.count &- 1)])._withUnsafeGuaranteedRef { shard in
-            shard.withLock { map -> Result in body(&map) }
-        }
+        shards[hash & (shards.count &- 1)].withLock { map -> Result in body(&map) }
     }
 
     /// The cached value; `record: false` looks without counting a hit or miss.

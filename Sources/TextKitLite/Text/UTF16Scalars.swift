@@ -39,7 +39,7 @@ extension String {
                 count &+= (byte & 0xC0 != 0x80 ? 1 : 0) &+ (byte >= 0xF0 ? 1 : 0)
                 i &+= 1
             }
-            var result = [UInt16](filledWith: 0, count: count)
+            var result = [UInt16](repeating: 0, count: count)
             result.withUnsafeMutableBufferPointer { units in
                 // `self` is valid UTF-8 (Swift guarantees it), so each lead byte is followed
                 // by exactly its continuation bytes.
