@@ -1,4 +1,5 @@
 import Dispatch
+@testable import SampleFeed
 import Synchronization
 import Testing
 @testable import TextKitLite
