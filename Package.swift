@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "TextKitLite", targets: ["TextKitLite"]),
+        .library(name: "TextKitLiteFeed", targets: ["TextKitLiteFeed"]),
+        .library(name: "SampleFeed", targets: ["SampleFeed"]),
         .executable(name: "textrender", targets: ["textrender"]),
     ],
     dependencies: [
@@ -25,16 +27,28 @@ let package = Package(
             name: "TextKitLite",
             dependencies: ["CHarfBuzz", "CFreetype", "CUnicode"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The feed layer, built on the core (which never imports it): posts, cell spec,
+        // precomputer, height cache, cell renderer.
+        .target(
+            name: "TextKitLiteFeed",
+            dependencies: ["TextKitLite"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Synthetic feed posts for tests, benchmarks and the memory check; not for apps.
+        .target(
+            name: "SampleFeed",
+            dependencies: ["TextKitLiteFeed"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "textrender",
             dependencies: [
                 "TextKitLite",
+                "TextKitLiteFeed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "TextKitLiteTests",
-            dependencies: ["TextKitLite"],
+            dependencies: ["TextKitLite", "TextKitLiteFeed", "SampleFeed"],
             resources: [.copy("Snapshots"), .copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]

@@ -23,6 +23,8 @@ let package = Package(
             name: "FeedWorkloads",
             dependencies: [
                 .product(name: "TextKitLite", package: library),
+                .product(name: "TextKitLiteFeed", package: library),
+                .product(name: "SampleFeed", package: library),
                 "CHarfBuzzBench",
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
@@ -32,6 +34,8 @@ let package = Package(
             dependencies: [
                 "FeedWorkloads",
                 .product(name: "TextKitLite", package: library),
+                .product(name: "TextKitLiteFeed", package: library),
+                .product(name: "SampleFeed", package: library),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/FeedBenchmarks",

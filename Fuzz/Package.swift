@@ -24,12 +24,16 @@ let package = Package(
         // with invariants checked on every result (see LayoutFuzzer.swift).
         .executableTarget(
             name: "LayoutFuzzer",
-            dependencies: ["CLibFuzzer", .product(name: "TextKitLite", package: library)],
+            dependencies: [
+                "CLibFuzzer",
+                .product(name: "TextKitLite", package: library),
+                .product(name: "TextKitLiteFeed", package: library),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Writes SampleFeed posts as JSON Lines, for scripts/memory.sh.
         .executableTarget(
             name: "FeedGenerator",
-            dependencies: [.product(name: "TextKitLite", package: library)],
+            dependencies: [.product(name: "SampleFeed", package: library)],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

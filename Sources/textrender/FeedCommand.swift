@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import TextKitLite
+import TextKitLiteFeed
 
 struct FeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TextKitLite
+import TextKitLiteFeed
 
 /// Options shared by `feed` and `measure`.
 struct FeedOptions: ParsableArguments {

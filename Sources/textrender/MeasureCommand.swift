@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TextKitLite
+import TextKitLiteFeed
 
 struct MeasureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import Dispatch
+@testable import SampleFeed
 import Testing
 @testable import TextKitLite
 

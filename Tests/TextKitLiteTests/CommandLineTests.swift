@@ -1,4 +1,5 @@
 import Foundation
+@testable import SampleFeed
 import Testing
 @testable import TextKitLite
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TextKitLite
+@testable import TextKitLiteFeed
 
 /// The error table of docs/errors.md: every kind of bad input, through the library and
 /// through `textrender`, and what it gets: a typed error whose message names the value,

@@ -1,6 +1,8 @@
 import Foundation
+@testable import SampleFeed
 import Testing
 @testable import TextKitLite
+@testable import TextKitLiteFeed
 
 @Suite struct FeedCellTests {
     static let post = FeedPost(

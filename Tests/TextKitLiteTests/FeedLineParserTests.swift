@@ -1,5 +1,6 @@
 import Testing
 @testable import TextKitLite
+@testable import TextKitLiteFeed
 
 /// JSON Lines records: what `FeedLineParser` accepts, and the reason it gives for each bad line.
 @Suite struct FeedLineParserTests {

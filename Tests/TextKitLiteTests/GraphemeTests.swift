@@ -1,3 +1,4 @@
+@testable import SampleFeed
 import Testing
 @testable import TextKitLite
 

@@ -1,6 +1,8 @@
 import Foundation
+@testable import SampleFeed
 import Testing
 @testable import TextKitLite
+@testable import TextKitLiteFeed
 
 /// Words of one unit held by value (`LoneGlyphTable`) must lay out and draw exactly as the
 /// same words held by reference from the word cache.

@@ -1,6 +1,8 @@
 import Dispatch
+@testable import SampleFeed
 import Testing
 @testable import TextKitLite
+@testable import TextKitLiteFeed
 
 /// `TextEngine.measure` and `FeedPrecomputer.measure` against layouts of the same texts:
 /// every field equal to the bit, over generated texts, widths and option sets.

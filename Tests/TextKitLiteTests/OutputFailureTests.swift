@@ -1,6 +1,8 @@
 import Foundation
+@testable import SampleFeed
 import Testing
 @testable import TextKitLite
+@testable import TextKitLiteFeed
 
 /// Writes that fail (full disk, closed descriptor, broken pipe, no memory) and `feed`'s
 /// output directory (file names from ids, repeated ids, the directory lock, interrupts):

@@ -1,6 +1,8 @@
 import Foundation
+@testable import SampleFeed
 import Testing
 @testable import TextKitLite
+@testable import TextKitLiteFeed
 
 /// The synthetic feed generator and the committed example feed.
 @Suite struct SampleFeedTests {

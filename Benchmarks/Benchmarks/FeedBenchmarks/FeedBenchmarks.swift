@@ -4,7 +4,9 @@
 // FeedReport prints the same figures and their ratios from one process (BENCHMARKS.md).
 import Benchmark
 import FeedWorkloads
+import SampleFeed
 import TextKitLite
+import TextKitLiteFeed
 
 /// Custom metrics (package-benchmark records integers).
 enum Metric {

@@ -1,4 +1,6 @@
+import SampleFeed
 import TextKitLite
+import TextKitLiteFeed
 
 /// The benchmark feed and the engines that lay it out.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import TextKitLite
+import TextKitLiteFeed
 
 /// Everything the figures need, built once (not measured): the warm engine, a precomputer
 /// that has laid out the feed, the cells, a renderer with a warm glyph cache, the raw

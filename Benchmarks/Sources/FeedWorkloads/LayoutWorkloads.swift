@@ -1,4 +1,5 @@
 import TextKitLite
+import TextKitLiteFeed
 
 /// Measuring the feed: the work a list does ahead of scrolling. Each function returns a
 /// checksum (the sum of cell heights) so that the optimizer cannot drop the work.

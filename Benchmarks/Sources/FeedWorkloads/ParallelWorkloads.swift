@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Synchronization
 import TextKitLite
+import TextKitLiteFeed
 
 /// The feed on one worker versus two: the same work through `RenderQueuePool`s of
 /// different sizes.

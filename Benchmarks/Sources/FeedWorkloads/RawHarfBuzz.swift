@@ -1,5 +1,6 @@
 internal import CHarfBuzzBench
 import TextKitLite
+import TextKitLiteFeed
 
 /// The shaping floor: HarfBuzz called directly on the feed's texts, with none of the
 /// library's work (no itemization, bidi, line breaking, word cache or layout).

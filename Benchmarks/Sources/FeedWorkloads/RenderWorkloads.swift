@@ -1,4 +1,5 @@
 import TextKitLite
+import TextKitLiteFeed
 
 /// Drawing precomputed cells, as a client does with layouts computed ahead of time.
 public enum RenderWorkloads {

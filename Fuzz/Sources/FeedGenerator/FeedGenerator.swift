@@ -1,5 +1,5 @@
 import Foundation
-import TextKitLite
+import SampleFeed
 
 /// `FeedGenerator COUNT [SEED]`: writes the first COUNT posts of `SampleFeed` (seed SEED,
 /// default 1) as JSON Lines to standard output, one post at a time, so memory stays flat

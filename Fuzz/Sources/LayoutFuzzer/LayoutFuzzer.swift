@@ -1,6 +1,7 @@
 import CLibFuzzer
 import Foundation
 @testable import TextKitLite
+import TextKitLiteFeed
 
 /// libFuzzer's per-input callback: one input, laid out and rendered, every invariant
 /// checked. A broken invariant is a `fatalError`, which libFuzzer reports as a crash and

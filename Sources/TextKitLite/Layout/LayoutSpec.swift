@@ -88,7 +88,7 @@ public struct MeasuredText: Sendable, Hashable, Codable {
 
 /// Measures the attributed text blocks of a spec being measured: `TextEngine.measure`, or a
 /// cache in front of it.
-protocol SpecTextMeasuring {
+package protocol SpecTextMeasuring {
     func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement
 }
 
@@ -126,7 +126,7 @@ extension LayoutSpec {
     }
 
     /// `measure(width:engine:)` with the attributed text blocks measured by `textMeasurer`.
-    func measure(width: Double, engine: TextEngine,
+    package func measure(width: Double, engine: TextEngine,
                  textMeasurer: (any SpecTextMeasuring)?) throws(LayoutError) -> (size: Size, texts: [MeasuredText]) {
         var placement = Placement(measuring: true, textMeasurer: textMeasurer)
         placement.texts.reserveCapacity(4)  // a feed cell's text blocks: no regrowth

@@ -96,7 +96,7 @@ public final class TextEngine: Sendable {
     /// `measure` of a text whose options and styles are known to be valid: the feed
     /// precomputer checks its cell style once (every text block's styles and options come
     /// from it) and each post's width, so its blocks are not checked again per post.
-    func measureValid(_ text: AttributedText, options: LayoutOptions) -> TextMeasurement {
+    package func measureValid(_ text: AttributedText, options: LayoutOptions) -> TextMeasurement {
         if let prefix = Self.linePrefix(text, options: options) {
             let partial = measureWhole(prefix, options: options)
             if partial.isTruncated { return partial }

@@ -28,7 +28,7 @@ public struct RenderOptions: Sendable, Hashable {
     }
 
     /// Pixel size of a length in points, rounded up (a layout's size → bitmap size).
-    func pixels(_ points: Double) -> Int {
+    package func pixels(_ points: Double) -> Int {
         let value = (points * scale - 1e-6).rounded(.up)
         guard value.isFinite, value < Double(Int32.max) else { return Int(Int32.max) }
         return max(0, Int(value))

@@ -239,7 +239,7 @@ struct LRUMap<Key: Hashable, Value> {
 
 /// A thread-safe cache bounded by entries and cost (`LRUMap`: entries not used lately go
 /// first), split into independently locked shards so that threads seldom wait for each other.
-final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let shards: [Locked<LRUMap<Key, Value>>]
     /// The bounds over all shards.
     let maxCount: Int
@@ -250,7 +250,7 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     ///   - maxCost: most total cost (bytes) held at once.
     ///   - shards: number of independently locked parts (rounded down to a power of two);
     ///     each gets an equal share of the bounds.
-    init(maxCount: Int, maxCost: Int, shards: Int = 8) {
+    package init(maxCount: Int, maxCost: Int, shards: Int = 8) {
         // A power of two, so that a hash picks its shard with a mask, not a division.
         var n = 1
         while n * 2 <= max(1, min(shards, maxCount)) { n *= 2 }
@@ -266,22 +266,22 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// The cached value; `record: false` looks without counting a hit or miss.
-    func value(for key: Key, record: Bool = true) -> Value? {
+    package func value(for key: Key, record: Bool = true) -> Value? {
         let hash = key.hashValue  // once, for the shard and its table
         return withShard(hash) { $0.value(for: key, hash: hash, record: record) }
     }
 
-    func insert(_ value: Value, for key: Key, cost: Int) {
+    package func insert(_ value: Value, for key: Key, cost: Int) {
         let hash = key.hashValue
         withShard(hash) { $0.insert(value, for: key, hash: hash, cost: cost) }
     }
 
     /// Counters and contents summed over all shards.
-    var statistics: CacheStatistics {
+    package var statistics: CacheStatistics {
         shards.reduce(CacheStatistics()) { sum, shard in sum + shard.withLock { $0.statistics } }
     }
 
-    func removeAll() {
+    package func removeAll() {
         for shard in shards { shard.withLock { $0.removeAll() } }
     }
 }

@@ -69,7 +69,7 @@ public struct EdgeInsets: Sendable, Hashable, Codable {
 
     public static let zero = EdgeInsets()
 
-    var horizontal: Double { left + right }
+    package var horizontal: Double { left + right }
     var vertical: Double { top + bottom }
-    var isValid: Bool { [top, left, bottom, right].allSatisfy { $0.isFinite && $0 >= 0 } }
+    package var isValid: Bool { [top, left, bottom, right].allSatisfy { $0.isFinite && $0 >= 0 } }
 }

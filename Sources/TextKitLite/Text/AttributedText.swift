@@ -30,7 +30,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 
     /// Restyles a text of one style (`baseStyle`) with `spans`: ascending, disjoint UTF-16
     /// ranges with their own styles. Linear in the text and the spans.
-    mutating func setSpans(_ spans: [(range: Range<Int>, style: TextStyle)]) {
+    package mutating func setSpans(_ spans: [(range: Range<Int>, style: TextStyle)]) {
         guard !spans.isEmpty else { return }
         let style = baseStyle
         var result: [Run] = []
@@ -103,7 +103,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     }
 
     /// Sets the link of every run (and of `baseStyle`).
-    mutating func setLink(_ link: String?) {
+    package mutating func setLink(_ link: String?) {
         baseStyle.link = link
         for i in runs.indices { runs[i].style.link = link }
     }

@@ -2,7 +2,7 @@ extension UnsafeBufferPointer<UInt16> {
     /// The Unicode scalar value that starts at UTF-16 offset `i`, reading no unit at or
     /// after `end`, and the offset after it. A lone surrogate reads as its own value.
     @inline(__always)
-    func scalar(at i: Int, end: Int) -> (value: UInt32, next: Int) {
+    package func scalar(at i: Int, end: Int) -> (value: UInt32, next: Int) {
         let unit = self[i]
         if UTF16.isLeadSurrogate(unit), i + 1 < end, UTF16.isTrailSurrogate(self[i + 1]) {
             return (0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(self[i + 1]) - 0xDC00), i + 2)
@@ -86,7 +86,7 @@ extension String {
     /// it (a lone surrogate reads as U+FFFD), written straight as UTF-8: the standard
     /// library decodes UTF-16 through a generic path that costs about 1,600 instructions
     /// for a short link (callgrind), six times this.
-    init(utf16Units units: UnsafeBufferPointer<UInt16>) {
+    package init(utf16Units units: UnsafeBufferPointer<UInt16>) {
         self.init(unsafeUninitializedCapacity: units.count * 3) { bytes in
             var i = 0, o = 0
             while i < units.count {

@@ -1,3 +1,5 @@
+import TextKitLite
+
 /// A feed cell measured, not laid out: its height and each text block's lines, exactly as
 /// the post's `CellLayout` at the same width gives them, for a fraction of the cost (no
 /// frames, lines or glyph positions). What `textrender measure` writes.

@@ -1,3 +1,5 @@
+import TextKitLite
+
 /// Draws a precomputed `CellLayout` (boxes and text layouts) into a bitmap, without
 /// shaping: what a client does with layouts a server computed.
 public struct CellRenderer: Sendable {
@@ -30,7 +32,7 @@ public struct CellRenderer: Sendable {
                 let (x, y) = (px(frame.x), px(frame.y))
                 let (w, h) = (px(frame.maxX) - x, px(frame.maxY) - y)
                 bitmap.fill(x: x, y: y, width: w, height: h, level: fill)
-                if element.id.hasPrefix("image") {
+                if element.id.hasPrefix(FeedCellSpec.imageIDPrefix) {
                     bitmap.strokeRectangle(x: x, y: y, width: w, height: h, level: fill > 40 ? fill - 40 : 0)
                 }
             case .text:

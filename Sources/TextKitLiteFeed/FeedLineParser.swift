@@ -1,4 +1,5 @@
 import Foundation
+import TextKitLite
 
 /// Why one line of a JSON Lines feed was rejected.
 public struct FeedLineError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import TextKitLite
+
 /// How a feed cell is composed from a post, for one cell style: its layout spec (avatar
 /// and author, body with the expand token when truncated, optional quote box, optional
 /// image grid, footer) and the styled text of each of its text blocks.
@@ -58,6 +60,10 @@ struct FeedCellSpec: Sendable {
             token = AttributedText(style.expandToken, style: link)
         }
     }
+
+    /// The ids of the image grid's boxes: this prefix and the image's index ("image0", …),
+    /// which `CellRenderer` draws with a frame.
+    static let imageIDPrefix = "image"
 
     let style: FeedCellStyle
     let measureOnly: Bool
@@ -122,7 +128,7 @@ struct FeedCellSpec: Sendable {
     private func imageGrid(_ count: Int) -> LayoutSpec {
         // One image: a large square; 2 and 4: two columns; otherwise three (as Weibo does).
         let columns = count == 1 ? 1 : (count == 2 || count == 4) ? 2 : 3
-        return .grid(GridSpec(idPrefix: "image", count: count, columns: columns, spacing: style.imageSpacing,
+        return .grid(GridSpec(idPrefix: Self.imageIDPrefix, count: count, columns: columns, spacing: style.imageSpacing,
                               fill: style.imageFill, maxSideFraction: count == 1 ? 0.6 : 1))
     }
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import TextKitLite
 
 /// Turns feed posts into cell layouts ahead of time, as the YYKit Weibo demo's CellLayout
 /// and Texture's layout specs do, so that a list never measures text while scrolling.

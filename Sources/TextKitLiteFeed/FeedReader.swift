@@ -1,4 +1,5 @@
 import Foundation
+import TextKitLite
 
 /// One non-blank line of a JSON Lines feed: the post, or why the line was rejected.
 public struct FeedRecord: Sendable {

@@ -1,3 +1,5 @@
+import TextKitLite
+
 /// Sizes, spacing and limits of a feed cell (avatar + author line, body, optional quote
 /// box, optional image grid, footer).
 public struct FeedCellStyle: Sendable, Hashable, Codable {

@@ -1,3 +1,5 @@
+import TextKitLite
+
 /// Cell layouts and measurements by post identity (id and content hash) and everything
 /// that affects the layout (width, cell style, scale): a hit is a hash lookup, never a
 /// layout.

@@ -1,3 +1,5 @@
+import TextKitLite
+
 /// Marks @mentions, #topics# and URLs in post text as links (the `link` attribute, drawn
 /// in the link ink), as the Weibo demo's text parser does.
 enum FeedTextHighlighter {

@@ -1,3 +1,5 @@
+import TextKitLite
+
 /// A feed cell laid out ahead of time: a frame for every element and the cell's height.
 /// A Sendable, Codable value: a server can precompute it and a client draw it without
 /// shaping (`CellRenderer`).

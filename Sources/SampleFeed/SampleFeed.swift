@@ -1,3 +1,5 @@
+import TextKitLiteFeed
+
 /// Deterministic synthetic feed posts for benchmarks and memory tests.
 ///
 /// A post is a pure function of its index and a seed, so a million-post feed costs no memory

@@ -1,3 +1,5 @@
+import TextKitLite
+
 /// One post of a feed: the input of a feed cell.
 public struct FeedPost: Sendable, Hashable, Codable {
     /// The post's identity (a JSON string or integer, kept as text).
