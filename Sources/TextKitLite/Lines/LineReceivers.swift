@@ -74,6 +74,7 @@ struct LineMeasurer: LineReceiver {
         self.keepsLastLine = keepsLastLine
     }
 
+    @inline(__always)
     mutating func place(_ piece: ShapedPiece) {
         if let naturalFonts { metrics.include(piece, in: naturalFonts) }
         if keepsLastLine { lastPieces.append(piece) }

@@ -45,37 +45,47 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
 /// over the caller's hash value: a key is hashed once per lookup, by the caller, who also
 /// needs the hash to pick a shard, and a key type with a precomputed hash
 /// (`ShapeCache.Key`) is not hashed again at all.
+@usableFromInline
 struct LRUMap<Key: Hashable, Value> {
-    private struct Node {
-        var key: Key
-        var value: Value
-        var cost: Int
-        var hash: Int
-        var referenced: Bool
+    @usableFromInline
+    struct Node {
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+        @usableFromInline var cost: Int
+        @usableFromInline var hash: Int
+        @usableFromInline var referenced: Bool
+
+        @usableFromInline
+        init(key: Key, value: Value, cost: Int, hash: Int, referenced: Bool) {
+            (self.key, self.value, self.cost, self.hash, self.referenced) = (key, value, cost, hash, referenced)
+        }
     }
 
     /// Node slots by bucket (`-1`: empty); a power of two, at most half full.
-    private var table: [Int32] = []
+    @usableFromInline var table: [Int32] = []
     /// The entries, densely: an evicted entry's slot takes the last entry, so an evicted
     /// value is released at once (a costly insert may evict many).
-    private var nodes: [Node] = []
+    @usableFromInline var nodes: [Node] = []
     /// The next node the eviction sweep looks at.
-    private var hand = 0
-    let maxCount: Int
-    let maxCost: Int
-    private(set) var statistics = CacheStatistics()
+    @usableFromInline var hand = 0
+    @usableFromInline let maxCount: Int
+    @usableFromInline let maxCost: Int
+    @usableFromInline var statistics = CacheStatistics()
 
+    @usableFromInline
     init(maxCount: Int, maxCost: Int) {
         self.maxCount = max(1, maxCount)
         self.maxCost = max(1, maxCost)
     }
 
     /// The value for `key`, marked as used; counted as a hit or miss when `record`.
+    @inlinable
     mutating func value(for key: Key, record: Bool = true) -> Value? {
         value(for: key, hash: key.hashValue, record: record)
     }
 
     /// The value for `key` whose `hashValue` is `hash`.
+    @inlinable
     mutating func value(for key: Key, hash: Int, record: Bool = true) -> Value? {
         guard let slot = find(key, hash: hash).slot else {
             if record { statistics.misses += 1 }
@@ -91,11 +101,13 @@ struct LRUMap<Key: Hashable, Value> {
     /// Inserts or replaces an entry, then evicts entries not used lately until both bounds
     /// hold (never the entry just inserted). An entry costlier than `maxCost` is not kept
     /// at all, and evicts nothing else (only the stale value it would have replaced).
+    @inlinable
     mutating func insert(_ value: Value, for key: Key, cost: Int) {
         insert(value, for: key, hash: key.hashValue, cost: cost)
     }
 
     /// Inserts or replaces the entry of `key` whose `hashValue` is `hash`.
+    @inlinable
     mutating func insert(_ value: Value, for key: Key, hash: Int, cost: Int) {
         let (bucket, existing) = find(key, hash: hash)
         guard cost <= maxCost else {
@@ -128,6 +140,7 @@ struct LRUMap<Key: Hashable, Value> {
         }
     }
 
+    @inlinable
     mutating func removeAll() {
         table.removeAll()
         nodes.removeAll()
@@ -137,7 +150,8 @@ struct LRUMap<Key: Hashable, Value> {
     }
 
     /// The bucket holding `key`, or the empty bucket where it would go.
-    private func find(_ key: Key, hash: Int) -> (bucket: Int, slot: Int32?) {
+    @inlinable
+    func find(_ key: Key, hash: Int) -> (bucket: Int, slot: Int32?) {
         guard !table.isEmpty else { return (0, nil) }
         let mask = table.count - 1
         var bucket = Self.home(hash, mask)
@@ -152,13 +166,15 @@ struct LRUMap<Key: Hashable, Value> {
     /// The first bucket a hash probes: the top bits of the hash times 2^64/φ (Fibonacci
     /// hashing), which depend on every bit of the hash: the keys of one shard share their
     /// low bits (the shard is picked by the low bits of the hash).
-    private static func home(_ hash: Int, _ mask: Int) -> Int {
+    @inlinable
+    static func home(_ hash: Int, _ mask: Int) -> Int {
         let product = UInt64(UInt(bitPattern: hash)) &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: product >> UInt64(64 - mask.nonzeroBitCount))  // mask ≥ 15
     }
 
     /// Doubles the table (at least 16 buckets) and places every node again.
-    private mutating func grow() {
+    @inlinable
+    mutating func grow() {
         let capacity = max(16, table.count * 2)
         table = [Int32](repeating: -1, count: capacity)
         let mask = capacity - 1
@@ -171,7 +187,8 @@ struct LRUMap<Key: Hashable, Value> {
 
     /// Empties a bucket and shifts back the entries after it that probed past it, so that
     /// every remaining key is still found from its home bucket (no tombstones).
-    private mutating func removeBucket(_ bucket: Int) {
+    @inlinable
+    mutating func removeBucket(_ bucket: Int) {
         let mask = table.count - 1
         var hole = bucket
         var next = (bucket + 1) & mask
@@ -191,7 +208,8 @@ struct LRUMap<Key: Hashable, Value> {
     /// clear, clearing the bits it passes, and evicts that entry.
     ///
     /// - Returns: where `spared` is now (eviction may move it).
-    private mutating func evictOne(sparing spared: Int32) -> Int32 {
+    @inlinable
+    mutating func evictOne(sparing spared: Int32) -> Int32 {
         while true {
             if hand >= nodes.count { hand = 0 }
             let slot = hand
@@ -213,8 +231,8 @@ struct LRUMap<Key: Hashable, Value> {
     ///
     /// - Returns: the former slot of the entry that moved into `slot` (`slot` itself when
     ///   it was the last).
-    @discardableResult
-    private mutating func evict(_ slot: Int32) -> Int32 {
+    @inlinable @discardableResult
+    mutating func evict(_ slot: Int32) -> Int32 {
         removeBucket(bucket(holding: slot))
         statistics.count -= 1
         statistics.cost -= nodes[Int(slot)].cost
@@ -229,7 +247,8 @@ struct LRUMap<Key: Hashable, Value> {
     }
 
     /// The bucket that indexes node `slot` (probing from its home, comparing slots only).
-    private func bucket(holding slot: Int32) -> Int {
+    @inlinable
+    func bucket(holding slot: Int32) -> Int {
         let mask = table.count - 1
         var bucket = Self.home(nodes[Int(slot)].hash, mask)
         while table[bucket] != slot { bucket = (bucket + 1) & mask }
@@ -239,8 +258,12 @@ struct LRUMap<Key: Hashable, Value> {
 
 /// A thread-safe cache bounded by entries and cost (`LRUMap`: entries not used lately go
 /// first), split into independently locked shards so that threads seldom wait for each other.
-package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let shards: [Locked<LRUMap<Key, Value>>]
+///
+/// Public, with its lookups `@inlinable`, so that other modules (the feed layer's caches)
+/// get it specialized for their keys: Swift 6.3 does not specialize `package` generics
+/// across modules, and an unspecialized lookup costs thousands of instructions.
+public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    @usableFromInline let shards: [Locked<LRUMap<Key, Value>>]
     /// The bounds over all shards.
     let maxCount: Int
     let maxCost: Int
@@ -250,7 +273,7 @@ package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sen
     ///   - maxCost: most total cost (bytes) held at once.
     ///   - shards: number of independently locked parts (rounded down to a power of two);
     ///     each gets an equal share of the bounds.
-    package init(maxCount: Int, maxCost: Int, shards: Int = 8) {
+    public init(maxCount: Int, maxCost: Int, shards: Int = 8) {
         // A power of two, so that a hash picks its shard with a mask, not a division.
         var n = 1
         while n * 2 <= max(1, min(shards, maxCount)) { n *= 2 }
@@ -260,18 +283,20 @@ package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     /// Runs `body` on the shard of `hash`, under its lock.
-    @inline(__always)
-    private func withShard<Result: Sendable>(_ hash: Int, _ body: (inout sending LRUMap<Key, Value>) -> Result) -> Result {
+    @inlinable
+    func withShard<Result: Sendable>(_ hash: Int, _ body: (inout sending LRUMap<Key, Value>) -> Result) -> Result {
         shards[hash & (shards.count &- 1)].withLock { map -> Result in body(&map) }
     }
 
     /// The cached value; `record: false` looks without counting a hit or miss.
-    package func value(for key: Key, record: Bool = true) -> Value? {
+    @inlinable
+    public func value(for key: Key, record: Bool = true) -> Value? {
         let hash = key.hashValue  // once, for the shard and its table
         return withShard(hash) { $0.value(for: key, hash: hash, record: record) }
     }
 
-    package func insert(_ value: Value, for key: Key, cost: Int) {
+    @inlinable
+    public func insert(_ value: Value, for key: Key, cost: Int) {
         let hash = key.hashValue
         withShard(hash) { $0.insert(value, for: key, hash: hash, cost: cost) }
     }

@@ -3,13 +3,10 @@ import Synchronization
 /// A value behind a `Synchronization.Mutex`, whose critical sections ThreadSanitizer can see
 /// (see `ThreadSanitizer`). Same `withLock` as `Mutex`; a class, so it has a stable address for
 /// the annotations and can be shared by reference.
+@usableFromInline
 final class Locked<Value>: Sendable {
-    private let mutex: Mutex<Value>
-    /// ThreadSanitizer's hooks, read once: reading the statics costs a `swift_once` call
-    /// each, twice per critical section (860,000 calls in two passes of the warm measuring
-    /// benchmark, one pair per shaped-word lookup).
-    private let acquire = ThreadSanitizer.acquire, release = ThreadSanitizer.release
-
+    @usableFromInline let mutex: Mutex<Value>
+    @usableFromInline
     init(_ value: consuming sending Value) {
         mutex = Mutex(value)
     }
@@ -19,11 +16,12 @@ final class Locked<Value>: Sendable {
     /// - Parameter body: reads or changes the value; must not call back into this lock.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws.
+    @inlinable
     func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
         try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
             let address = Unmanaged.passUnretained(self).toOpaque()
-            acquire?(address)
-            defer { release?(address) }
+            ThreadSanitizer.acquire?(address)
+            defer { ThreadSanitizer.release?(address) }
             return try body(&value)
         }
     }

@@ -14,13 +14,14 @@ import Darwin
 /// futex in the kernel, which TSan cannot see, so it reports races on data the mutex does protect
 /// (reproduced with a four-thread `withLock` loop and nothing else). `Locked` tells TSan about each
 /// critical section with these hooks. (The Swift runtime annotates its own futex locks the same way.)
+@usableFromInline
 enum ThreadSanitizer {
-    typealias Hook = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    @usableFromInline typealias Hook = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     /// `__tsan_acquire`: later accesses happen after the last `release` on the same address.
-    static let acquire: Hook? = lookup("__tsan_acquire")
+    @usableFromInline static let acquire: Hook? = lookup("__tsan_acquire")
     /// `__tsan_release`: earlier accesses happen before the next `acquire` on the same address.
-    static let release: Hook? = lookup("__tsan_release")
+    @usableFromInline static let release: Hook? = lookup("__tsan_release")
 
     private static func lookup(_ name: String) -> Hook? {
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), name) else { return nil }
