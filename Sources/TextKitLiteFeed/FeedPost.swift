@@ -4,16 +4,12 @@ import TextKitLite
 public struct FeedPost: Sendable, Hashable, Codable {
     /// The post's identity (a JSON string or integer, kept as text).
     public var id: String
-    public var author: String { didSet { contentHash = Self.hash(author, text, quote, images) } }
-    public var text: String { didSet { contentHash = Self.hash(author, text, quote, images) } }
+    public var author: String
+    public var text: String
     /// The text of a reposted post, shown in a nested box.
-    public var quote: String? { didSet { contentHash = Self.hash(author, text, quote, images) } }
+    public var quote: String?
     /// Number of attached images, drawn as placeholder boxes in a grid.
-    public var images: Int { didSet { contentHash = Self.hash(author, text, quote, images) } }
-    /// A 64-bit FNV-1a hash of everything that is drawn, so that an edited post with the
-    /// same id never hits a stale cache entry. Kept up to date when a field changes, so a
-    /// height-cache lookup does not read the whole post again.
-    public private(set) var contentHash: UInt64
+    public var images: Int
 
     public init(id: String, author: String, text: String, quote: String? = nil, images: Int = 0) {
         self.id = id
@@ -21,7 +17,6 @@ public struct FeedPost: Sendable, Hashable, Codable {
         self.text = text
         self.quote = quote
         self.images = images
-        contentHash = Self.hash(author, text, quote, images)
     }
 
     private enum CodingKeys: String, CodingKey { case id, author, text, quote, images }
@@ -35,17 +30,8 @@ public struct FeedPost: Sendable, Hashable, Codable {
                   images: try container.decode(Int.self, forKey: .images))
     }
 
-    private static func hash(_ author: String, _ text: String, _ quote: String?, _ images: Int) -> UInt64 {
-        var hash = FNV1a()
-        hash.mix(author)
-        hash.mix(text)
-        hash.mix(quote ?? "\u{0}")
-        hash.mix(String(images))
-        return hash.value
-    }
-
     /// 64-bit FNV-1a over strings' UTF-8 bytes, each followed by 0xff (a byte UTF-8 never
-    /// holds, so the strings' boundaries count).
+    /// holds, so the strings' boundaries count): a file name stable across runs.
     private struct FNV1a {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
@@ -86,5 +72,40 @@ public struct FeedPost: Sendable, Hashable, Codable {
         hash.mix(id)
         let digits = String(hash.value, radix: 16)
         return prefix + "+" + String(repeating: "0", count: 16 - digits.count) + digits + ".pgm"
+    }
+}
+
+extension FeedPost {
+    /// True when both posts draw the same: equal UTF-8 bytes in every field (not `String`'s
+    /// canonical equivalence: "é" and "e\u{301}" are shaped differently) and images.
+    func hasSameContent(as other: FeedPost) -> Bool {
+        images == other.images && author.hasSameUTF8(as: other.author) && text.hasSameUTF8(as: other.text)
+            && (quote ?? "\u{0}").hasSameUTF8(as: other.quote ?? "\u{0}") && (quote == nil) == (other.quote == nil)
+    }
+
+    /// Feeds what `hasSameContent` compares into `hasher`.
+    func hashContent(into hasher: inout Hasher) {
+        author.hashUTF8(into: &hasher)
+        text.hashUTF8(into: &hasher)
+        (quote ?? "").hashUTF8(into: &hasher)
+        hasher.combine(quote == nil)
+        hasher.combine(images)
+    }
+}
+
+extension String {
+    /// The strings' UTF-8 bytes are equal (compared as buffers, not scalar by scalar, and
+    /// not by canonical equivalence as `==` does).
+    func hasSameUTF8(as other: String) -> Bool {
+        var a = self, b = other
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && x.elementsEqual(y) } }
+    }
+
+    /// Feeds the string's UTF-8 bytes and their count into `hasher` (`String`'s own hashing
+    /// normalizes, which costs more and equates what `hasSameUTF8` tells apart).
+    func hashUTF8(into hasher: inout Hasher) {
+        var copy = self
+        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(utf8.count)
     }
 }

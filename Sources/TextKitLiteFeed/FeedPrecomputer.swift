@@ -56,19 +56,12 @@ public final class FeedPrecomputer: Sendable {
             var hasher = Hasher()
             hasher.combine(field)
             hasher.combine(width)
-            var bytes = text
-            bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            text.hashUTF8(into: &hasher)
             hash = hasher.finalize()
         }
 
         static func == (a: FieldKey, b: FieldKey) -> Bool {
-            a.hash == b.hash && a.field == b.field && a.width == b.width && Self.sameBytes(a.text, b.text)
-        }
-
-        /// The strings' UTF-8 bytes are equal (compared as buffers, not scalar by scalar).
-        private static func sameBytes(_ a: String, _ b: String) -> Bool {
-            var a = a, b = b
-            return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && x.elementsEqual(y) } }
+            a.hash == b.hash && a.field == b.field && a.width == b.width && a.text.hasSameUTF8(as: b.text)
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
@@ -142,8 +135,8 @@ public final class FeedPrecomputer: Sendable {
         guard scale.isFinite, scale > 0, scale <= 100 else {
             throw .invalidOption(name: "scale", value: "\(scale)", reason: "must be in (0, 100]")
         }
-        return HeightCache.Key(postID: post.id, contentHash: post.contentHash, width: width, scale: scale,
-                               style: style, styleHash: styleHash, kind: kind)
+        return HeightCache.Key(post: post, width: width, scale: scale, style: style, styleHash: styleHash,
+                               fonts: engine.fonts, kind: kind)
     }
 
     /// Cell layouts for a sequence of posts, computed on `pool`'s workers and delivered to

@@ -1,46 +1,53 @@
 import TextKitLite
 
-/// Cell layouts and measurements by post identity (id and content hash) and everything
-/// that affects the layout (width, cell style, scale): a hit is a hash lookup, never a
-/// layout.
+/// Cell layouts and measurements by post (its id and everything it draws) and everything
+/// else that affects the layout (width, scale, cell style, the engine's font chain): a hit is
+/// a hash lookup, never a layout, and only ever returns what a fresh layout would (a hit
+/// compares the whole post; the hash is seeded per process, so no post can be made to
+/// collide with another on purpose).
 /// Thread-safe, bounded by entries and bytes, with hit/miss/eviction counters.
 public final class HeightCache: Sendable {
     struct Key: Hashable, Sendable {
-        let postID: String
-        let contentHash: UInt64
+        let post: FeedPost
         let width: Double
         let scale: Double
         let style: FeedCellStyle
         /// `style.hashValue`, computed once per precomputer: equal styles still compare
         /// equal, but a lookup does not hash every field of the style again.
         let styleHash: Int
+        /// The fonts the cell is laid out with: caches shared by precomputers over other
+        /// fonts never answer for them.
+        let fonts: FontFallbackChain
         /// Measure-only cells (no glyph runs) never stand in for drawable ones, nor
         /// measurements for cells.
         let kind: Kind
         /// The hash of all the above, computed once: a miss looks the key up, then inserts it.
         private let hash: Int
 
-        init(postID: String, contentHash: UInt64, width: Double, scale: Double, style: FeedCellStyle, styleHash: Int, kind: Kind) {
-            self.postID = postID
-            self.contentHash = contentHash
+        init(post: FeedPost, width: Double, scale: Double, style: FeedCellStyle, styleHash: Int, fonts: FontFallbackChain,
+             kind: Kind) {
+            self.post = post
             self.width = width
             self.scale = scale
             self.style = style
             self.styleHash = styleHash
+            self.fonts = fonts
             self.kind = kind
             var hasher = Hasher()
-            hasher.combine(postID)
-            hasher.combine(contentHash)
+            post.id.hashUTF8(into: &hasher)
+            post.hashContent(into: &hasher)
             hasher.combine(width)
             hasher.combine(scale)
             hasher.combine(styleHash)
+            hasher.combine(fonts)
             hasher.combine(kind)
             hash = hasher.finalize()
         }
 
         static func == (a: Key, b: Key) -> Bool {
-            a.hash == b.hash && a.contentHash == b.contentHash && a.width == b.width && a.scale == b.scale
-                && a.postID == b.postID && a.kind == b.kind && a.styleHash == b.styleHash && a.style == b.style
+            a.hash == b.hash && a.width == b.width && a.scale == b.scale && a.kind == b.kind && a.styleHash == b.styleHash
+                && a.post.id.hasSameUTF8(as: b.post.id) && a.post.hasSameContent(as: b.post) && a.fonts == b.fonts
+                && a.style == b.style
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }

@@ -258,6 +258,31 @@ import Testing
         #expect(b.height > a.height)
     }
 
+    /// A shared height cache answers only for the same fonts and the same post, byte for
+    /// byte: precomputers over other fonts, and posts whose texts are canonically
+    /// equivalent but not equal, get their own cells, equal to fresh layouts.
+    @Test func heightCacheHitsOnlyWhatAFreshLayoutWouldGive() throws {
+        let shared = HeightCache()
+        let bundled = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), heightCache: shared)
+        let cjkFirst = FontFallbackChain(primary: Fixtures.cjk, fallbacks: [Fixtures.sans, Fixtures.emoji])
+        let other = FeedPrecomputer(engine: TextEngine(fonts: cjkFirst), heightCache: shared)
+        let post = FeedPost(id: "p", author: "Ana", text: "Fonts decide how wide this text is, and so how tall its cell is. 中文也是。")
+        let first = try bundled.layout(post, width: 240)
+        let second = try other.layout(post, width: 240)
+        let fresh = try FeedPrecomputer(engine: TextEngine(fonts: cjkFirst)).layout(post, width: 240)
+        #expect(second.height == fresh.height && other.layoutCount == 1)
+        #expect(first.elements.compactMap(\.text?.lines.first?.runs.first?.font) != second.elements.compactMap(\.text?.lines.first?.runs.first?.font))
+        #expect(try other.measure(post, width: 240).height == fresh.height)
+
+        let composed = FeedPost(id: "e", author: "a", text: "caf\u{E9}")
+        let decomposed = FeedPost(id: "e", author: "a", text: "cafe\u{301}")
+        #expect(composed.text == decomposed.text)  // equal as Strings
+        _ = try bundled.layout(composed, width: 240)
+        let cell = try bundled.layout(decomposed, width: 240)
+        #expect(bundled.layoutCount == 3)  // laid out, not taken from the composed post's entry
+        #expect(cell.elements.first { $0.id == "body" }?.text?.text.utf16Count == 5)
+    }
+
     @Test func invalidWidthIsAnError() {
         let p = precomputer()
         for width in [0.0, -1, .nan, .infinity, 10] {
