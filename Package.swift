@@ -12,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -25,7 +26,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("icuuc")]),
         .target(
             name: "TextKitLite",
-            dependencies: ["CHarfBuzz", "CFreetype", "CUnicode"],
+            dependencies: ["CHarfBuzz", "CFreetype", "CUnicode", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The feed layer, built on the core (which never imports it): posts, cell spec,
         // precomputer, height cache, cell renderer.

@@ -8,17 +8,6 @@ struct FeedCellSpec: Sendable {
     enum Field: String, Hashable, Sendable {
         case author, body, quote, footer
 
-        /// The field whose element id is `id`, by comparisons with the ids as literals (small
-        /// strings, equal in their bits to a spec's ids), not by the generic string switch of
-        /// `init(rawValue:)` nor through an array of fields; the body, the most measured, first.
-        init?(id: String) {
-            if id == "body" { self = .body }
-            else if id == "author" { self = .author }
-            else if id == "quote" { self = .quote }
-            else if id == "footer" { self = .footer }
-            else { return nil }
-        }
-
         /// The field's string in a post ("" for the footer, the same in every cell).
         func string(of post: FeedPost) -> String {
             switch self {

@@ -103,24 +103,3 @@ import Testing
         #expect(pool.pendingCount == 0)
     }
 }
-
-/// The pool's pending list.
-@Suite struct AsyncFIFOTests {
-    @Test func keepsOrderAcrossCompaction() {
-        var fifo = FIFO<Int>()
-        var expected = 0
-        for value in 0..<500 {
-            fifo.append(value)
-            if value.isMultiple(of: 3) {
-                #expect(fifo.popFirst() == expected)
-                expected += 1
-            }
-        }
-        while let value = fifo.popFirst() {
-            #expect(value == expected)
-            expected += 1
-        }
-        #expect(expected == 500)
-        #expect(fifo.isEmpty)
-    }
-}

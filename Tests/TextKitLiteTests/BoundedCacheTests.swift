@@ -8,7 +8,7 @@ import Testing
 /// sharded, locked wrapper.
 @Suite struct BoundedCacheTests {
     @Test func entryNotUsedLatelyGoesFirst() {
-        var map = LRUMap<String, Int>(maxCount: 3, maxCost: 1_000)
+        var map = ClockMap<String, Int>(maxCount: 3, maxCost: 1_000)
         map.insert(1, for: "a", cost: 1)
         map.insert(2, for: "b", cost: 1)
         map.insert(3, for: "c", cost: 1)
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func costBoundEvictsUntilItHolds() {
-        var map = LRUMap<Int, String>(maxCount: 100, maxCost: 10)
+        var map = ClockMap<Int, String>(maxCount: 100, maxCost: 10)
         for key in 0..<5 { map.insert("v\(key)", for: key, cost: 3) }  // 15 > 10: the two oldest go
         #expect(map.statistics.cost <= 10)
         #expect(map.statistics.count == 3)
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func replacingAValueUpdatesItsCostAndRecency() {
-        var map = LRUMap<String, Int>(maxCount: 2, maxCost: 100)
+        var map = ClockMap<String, Int>(maxCount: 2, maxCost: 100)
         map.insert(1, for: "a", cost: 10)
         map.insert(2, for: "b", cost: 10)
         map.insert(3, for: "a", cost: 50)  // replaces, and "a" becomes the most recent
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func countersAndRemoveAll() {
-        var map = LRUMap<Int, Int>(maxCount: 10, maxCost: 100)
+        var map = ClockMap<Int, Int>(maxCount: 10, maxCost: 100)
         map.insert(7, for: 1, cost: 1)
         _ = map.value(for: 1)
         _ = map.value(for: 2)
@@ -98,7 +98,7 @@ import Testing
             var id: Int
             func hash(into hasher: inout Hasher) { hasher.combine(id % 7) }  // 7 distinct hashes
         }
-        var map = LRUMap<Colliding, Int>(maxCount: 40, maxCost: 400)
+        var map = ClockMap<Colliding, Int>(maxCount: 40, maxCost: 400)
         var latest: [Int: (value: Int, cost: Int)] = [:]
         var random = SampleFeed.SplitMix64(state: 42)
         for step in 0..<20_000 {
@@ -126,7 +126,7 @@ import Testing
     /// Second chance: of entries inserted together, one looked up since is kept over the
     /// ones never looked up, whichever order they came in.
     @Test func usedEntriesGetASecondChance() {
-        var map = LRUMap<Int, Int>(maxCount: 4, maxCost: 100)
+        var map = ClockMap<Int, Int>(maxCount: 4, maxCost: 100)
         for key in 0..<4 { map.insert(key, for: key, cost: 1) }
         _ = map.value(for: 0)
         _ = map.value(for: 2)
@@ -140,7 +140,7 @@ import Testing
     /// that evicts many entries leaves none of them alive.
     @Test func evictedValuesAreReleased() {
         final class Payload {}
-        var map = LRUMap<Int, Payload>(maxCount: 100, maxCost: 10)
+        var map = ClockMap<Int, Payload>(maxCount: 100, maxCost: 10)
         var watched: [() -> Payload?] = []
         for key in 0..<10 {
             let payload = Payload()

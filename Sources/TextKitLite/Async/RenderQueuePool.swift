@@ -1,3 +1,4 @@
+import DequeModule
 import Dispatch
 import Foundation
 
@@ -33,7 +34,7 @@ public final class RenderQueuePool: Sendable {
 
     private struct State {
         /// Pending jobs per priority (indexed by `RenderPriority.rawValue`).
-        var pending: [FIFO<Job>] = RenderPriority.allCases.map { _ in FIFO() }
+        var pending: [Deque<Job>] = RenderPriority.allCases.map { _ in Deque() }
         /// Workers with no job to run.
         var idle: [Int]
 
@@ -99,33 +100,3 @@ public final class RenderQueuePool: Sendable {
         }
     }
 }
-
-/// A first-in, first-out queue over an array with a moving head.
-struct FIFO<Element> {
-    private var storage: [Element?] = []
-    private var head = 0
-
-    var count: Int { storage.count - head }
-    var isEmpty: Bool { count == 0 }
-
-    mutating func append(_ element: Element) { storage.append(element) }
-
-    /// Removes and returns the oldest element. O(1) amortized: the consumed prefix is
-    /// dropped once it is at least half the storage.
-    mutating func popFirst() -> Element? {
-        guard head < storage.count else { return nil }
-        let element = storage[head]
-        storage[head] = nil
-        head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64, head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
-        }
-        return element
-    }
-}
-
-extension FIFO: Sendable where Element: Sendable {}

@@ -46,7 +46,7 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
 /// needs the hash to pick a shard, and a key type with a precomputed hash
 /// (`ShapeCache.Key`) is not hashed again at all.
 @usableFromInline
-struct LRUMap<Key: Hashable, Value> {
+struct ClockMap<Key: Hashable, Value> {
     @usableFromInline
     struct Node {
         @usableFromInline var key: Key
@@ -256,14 +256,14 @@ struct LRUMap<Key: Hashable, Value> {
     }
 }
 
-/// A thread-safe cache bounded by entries and cost (`LRUMap`: entries not used lately go
+/// A thread-safe cache bounded by entries and cost (`ClockMap`: entries not used lately go
 /// first), split into independently locked shards so that threads seldom wait for each other.
 ///
 /// Public, with its lookups `@inlinable`, so that other modules (the feed layer's caches)
 /// get it specialized for their keys: Swift 6.3 does not specialize `package` generics
 /// across modules, and an unspecialized lookup costs thousands of instructions.
 public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    @usableFromInline let shards: [Locked<LRUMap<Key, Value>>]
+    @usableFromInline let shards: [Locked<ClockMap<Key, Value>>]
     /// The bounds over all shards.
     let maxCount: Int
     let maxCost: Int
@@ -279,12 +279,12 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
         while n * 2 <= max(1, min(shards, maxCount)) { n *= 2 }
         self.maxCount = max(1, maxCount)
         self.maxCost = max(1, maxCost)
-        self.shards = (0..<n).map { _ in Locked(LRUMap(maxCount: max(1, maxCount / n), maxCost: max(1, maxCost / n))) }
+        self.shards = (0..<n).map { _ in Locked(ClockMap(maxCount: max(1, maxCount / n), maxCost: max(1, maxCost / n))) }
     }
 
     /// Runs `body` on the shard of `hash`, under its lock.
     @inlinable
-    func withShard<Result: Sendable>(_ hash: Int, _ body: (inout sending LRUMap<Key, Value>) -> Result) -> Result {
+    func withShard<Result: Sendable>(_ hash: Int, _ body: (inout sending ClockMap<Key, Value>) -> Result) -> Result {
         shards[hash & (shards.count &- 1)].withLock { map -> Result in body(&map) }
     }
 
