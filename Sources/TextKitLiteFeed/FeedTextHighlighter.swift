@@ -23,7 +23,7 @@ enum FeedTextHighlighter {
                     continue
                 }
                 var link = linkStyle
-                link.link = String(utf16Units: UnsafeBufferPointer(rebasing: units[i..<end]))
+                link.link = String(decoding: UnsafeBufferPointer(rebasing: units[i..<end]), as: UTF16.self)
                 spans.append((i..<end, link))
                 i = end
             }

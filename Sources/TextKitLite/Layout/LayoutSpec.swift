@@ -92,13 +92,101 @@ package protocol SpecTextMeasuring {
     func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement
 }
 
-/// What placing a spec makes: frames (solving), or text measurements only (measuring).
-private struct Placement {
-    let measuring: Bool
-    /// Measures attributed text blocks when measuring (nil: `TextEngine.measure`).
-    var textMeasurer: (any SpecTextMeasuring)?
+/// What placing a spec makes, written once per kind of result: frames for every element
+/// (`FrameSolver`), or each text block's measurement (`SpecMeasurer`). The spec's
+/// geometry is computed once, in `LayoutSpec.place`.
+private protocol SpecPlacement {
+    /// A fixed box (and a grid's boxes) at `frame`.
+    mutating func box(id: String, frame: Rect, fill: UInt8)
+    /// Whether boxes are wanted at all (a grid's frames are computed only then).
+    var placesBoxes: Bool { get }
+    /// A shaped text block laid out at `options`, at (x, y); returns its size.
+    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, x: Double, y: Double,
+                       engine: TextEngine) throws(LayoutError) -> Size
+    /// An attributed text block at `options`, at (x, y); returns its size.
+    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, x: Double, y: Double,
+                       engine: TextEngine) throws(LayoutError) -> Size
+    /// Marks where the elements placed next start (for a background behind them, or to
+    /// align a stack's children across its axis).
+    var mark: Int { get }
+    /// A background box whose frame is known after its child: reserved at `mark`.
+    mutating func reserveBackground(id: String, fill: UInt8)
+    mutating func setFrame(_ frame: Rect, at index: Int)
+    /// Moves the elements placed from `range` by (dx, dy).
+    mutating func offset(_ range: Range<Int>, dx: Double, dy: Double)
+}
+
+/// Solving: frames for every element, in drawing order.
+private struct FrameSolver: SpecPlacement {
     var elements: [CellElement] = []
+
+    mutating func box(id: String, frame: Rect, fill: UInt8) {
+        elements.append(CellElement(id: id, kind: .box, frame: frame, fill: fill))
+    }
+
+    var placesBoxes: Bool { true }
+
+    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, x: Double, y: Double,
+                       engine: TextEngine) throws(LayoutError) -> Size {
+        add(id, try engine.layout(text, options: options), x: x, y: y)
+    }
+
+    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, x: Double, y: Double,
+                       engine: TextEngine) throws(LayoutError) -> Size {
+        add(id, try engine.layout(text, options: options), x: x, y: y)
+    }
+
+    private mutating func add(_ id: String, _ layout: TextLayout, x: Double, y: Double) -> Size {
+        elements.append(CellElement(id: id, kind: .text, frame: Rect(x: x, y: y, width: layout.size.width, height: layout.size.height),
+                                    text: layout))
+        return layout.size
+    }
+
+    var mark: Int { elements.count }
+
+    mutating func reserveBackground(id: String, fill: UInt8) {
+        elements.append(CellElement(id: id, kind: .box, frame: .zero, fill: fill))
+    }
+
+    mutating func setFrame(_ frame: Rect, at index: Int) { elements[index].frame = frame }
+
+    mutating func offset(_ range: Range<Int>, dx: Double, dy: Double) {
+        for i in range { elements[i].frame = elements[i].frame.offsetBy(dx: dx, dy: dy) }
+    }
+}
+
+/// Measuring: each text block's measurement, in order; no frames.
+private struct SpecMeasurer: SpecPlacement {
+    /// Measures attributed text blocks (nil: `TextEngine.measure`).
+    let textMeasurer: (any SpecTextMeasuring)?
     var texts: [MeasuredText] = []
+
+    mutating func box(id: String, frame: Rect, fill: UInt8) {}
+
+    var placesBoxes: Bool { false }
+
+    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, x: Double, y: Double,
+                       engine: TextEngine) throws(LayoutError) -> Size {
+        let layout = try engine.layout(text, options: options)
+        texts.append(MeasuredText(id: id, measurement: TextMeasurement(layout)))
+        return layout.size
+    }
+
+    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, x: Double, y: Double,
+                       engine: TextEngine) throws(LayoutError) -> Size {
+        let measurement = if let textMeasurer {
+            try textMeasurer.measure(id: id, text: text, options: options, engine: engine)
+        } else {
+            try engine.measure(text, options: options)
+        }
+        texts.append(MeasuredText(id: id, measurement: measurement))
+        return Size(width: options.width, height: measurement.height)
+    }
+
+    var mark: Int { 0 }
+    mutating func reserveBackground(id: String, fill: UInt8) {}
+    mutating func setFrame(_ frame: Rect, at index: Int) {}
+    mutating func offset(_ range: Range<Int>, dx: Double, dy: Double) {}
 }
 
 extension LayoutSpec {
@@ -109,11 +197,11 @@ extension LayoutSpec {
     ///
     /// - Throws: `LayoutError` from a text block's layout.
     public func solve(width: Double, engine: TextEngine) throws(LayoutError) -> (size: Size, elements: [CellElement]) {
-        var placement = Placement(measuring: false)
+        var solver = FrameSolver()
         // One allocation, no regrowth (a hint: clamped, so a huge grid does not allocate up front).
-        placement.elements.reserveCapacity(min(max(0, elementCount), 1024))
-        let size = try place(x: 0, y: 0, width: width, engine: engine, into: &placement)
-        return (size, placement.elements)
+        solver.elements.reserveCapacity(min(max(0, elementCount), 1024))
+        let size = try place(x: 0, y: 0, width: width, engine: engine, into: &solver)
+        return (size, solver.elements)
     }
 
     /// Measures the spec at a width: the size `solve` gives, and each text block's
@@ -128,10 +216,10 @@ extension LayoutSpec {
     /// `measure(width:engine:)` with the attributed text blocks measured by `textMeasurer`.
     package func measure(width: Double, engine: TextEngine,
                  textMeasurer: (any SpecTextMeasuring)?) throws(LayoutError) -> (size: Size, texts: [MeasuredText]) {
-        var placement = Placement(measuring: true, textMeasurer: textMeasurer)
-        placement.texts.reserveCapacity(4)  // a feed cell's text blocks: no regrowth
-        let size = try place(x: 0, y: 0, width: width, engine: engine, into: &placement)
-        return (size, placement.texts)
+        var measurer = SpecMeasurer(textMeasurer: textMeasurer)
+        measurer.texts.reserveCapacity(4)  // a feed cell's text blocks: no regrowth
+        let size = try place(x: 0, y: 0, width: width, engine: engine, into: &measurer)
+        return (size, measurer.texts)
     }
 
     /// Number of elements `place` makes (wrapping: a capacity hint, never trapping).
@@ -162,37 +250,27 @@ extension LayoutSpec {
         }
     }
 
-    fileprivate func place(x: Double, y: Double, width: Double, engine: TextEngine,
-                           into placement: inout Placement) throws(LayoutError) -> Size {
+    fileprivate func place<Placement: SpecPlacement>(x: Double, y: Double, width: Double, engine: TextEngine,
+                                                     into placement: inout Placement) throws(LayoutError) -> Size {
         switch self {
         case .box(let id, let size, let fill):
-            if !placement.measuring {
-                placement.elements.append(CellElement(id: id, kind: .box, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill))
-            }
+            placement.box(id: id, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill)
             return size
         case .text(let id, let text, var options):
             options.width = max(width, 1e-3)
-            let layout = try engine.layout(text, options: options)
-            return placement.add(id, layout, x: x, y: y)
+            return try placement.text(id: id, text, options: options, x: x, y: y, engine: engine)
         case .attributedText(let id, let text, var options):
             options.width = max(width, 1e-3)
-            guard placement.measuring else { return try placement.add(id, engine.layout(text, options: options), x: x, y: y) }
-            let measurement = if let textMeasurer = placement.textMeasurer {
-                try textMeasurer.measure(id: id, text: text, options: options, engine: engine)
-            } else {
-                try engine.measure(text, options: options)
-            }
-            placement.texts.append(MeasuredText(id: id, measurement: measurement))
-            return Size(width: options.width, height: measurement.height)
+            return try placement.text(id: id, text, options: options, x: x, y: y, engine: engine)
         case .inset(let insets, let child):
             let inner = try child.place(x: x + insets.left, y: y + insets.top, width: max(0, width - insets.horizontal),
                                         engine: engine, into: &placement)
             return Size(width: inner.width + insets.horizontal, height: inner.height + insets.vertical)
         case .background(let id, let fill, let child):
-            let index = placement.elements.count
-            if !placement.measuring { placement.elements.append(CellElement(id: id, kind: .box, frame: .zero, fill: fill)) }
+            let index = placement.mark
+            placement.reserveBackground(id: id, fill: fill)
             let size = try child.place(x: x, y: y, width: width, engine: engine, into: &placement)
-            if !placement.measuring { placement.elements[index].frame = Rect(x: x, y: y, width: width, height: size.height) }
+            placement.setFrame(Rect(x: x, y: y, width: width, height: size.height), at: index)
             return Size(width: width, height: size.height)
         case .stack(let stack):
             return try stack.place(x: x, y: y, width: width, engine: engine, into: &placement)
@@ -200,10 +278,10 @@ extension LayoutSpec {
             let columns = max(1, grid.columns)
             let rows = (max(0, grid.count) + columns - 1) / columns
             let side = max(0, min(width * grid.maxSideFraction, (width - grid.spacing * Double(columns - 1)) / Double(columns)))
-            for i in 0..<(placement.measuring ? 0 : max(0, grid.count)) {
+            for i in 0..<(placement.placesBoxes ? max(0, grid.count) : 0) {
                 let frame = Rect(x: x + Double(i % columns) * (side + grid.spacing), y: y + Double(i / columns) * (side + grid.spacing),
                                  width: side, height: side)
-                placement.elements.append(CellElement(id: "\(grid.idPrefix)\(i)", kind: .box, frame: frame, fill: grid.fill))
+                placement.box(id: "\(grid.idPrefix)\(i)", frame: frame, fill: grid.fill)
             }
             let height = rows == 0 ? 0 : Double(rows) * side + Double(rows - 1) * grid.spacing
             return Size(width: width, height: height)
@@ -211,40 +289,27 @@ extension LayoutSpec {
     }
 }
 
-extension Placement {
-    /// A text block's layout: its element when solving, its measurement when measuring.
-    mutating func add(_ id: String, _ layout: TextLayout, x: Double, y: Double) -> Size {
-        if measuring {
-            texts.append(MeasuredText(id: id, measurement: TextMeasurement(layout)))
-        } else {
-            elements.append(CellElement(id: id, kind: .text, frame: Rect(x: x, y: y, width: layout.size.width, height: layout.size.height),
-                                        text: layout))
-        }
-        return layout.size
-    }
-}
-
 extension StackSpec {
-    fileprivate func place(x: Double, y: Double, width: Double, engine: TextEngine,
-                           into placement: inout Placement) throws(LayoutError) -> Size {
+    fileprivate func place<Placement: SpecPlacement>(x: Double, y: Double, width: Double, engine: TextEngine,
+                                                     into placement: inout Placement) throws(LayoutError) -> Size {
         let gaps = spacing * Double(max(0, children.count - 1))
-        // Children's element ranges and sizes, for cross-axis alignment (no elements when measuring).
+        // Children's element ranges and sizes, for cross-axis alignment (none when nothing
+        // is placed: measuring).
         var placed: [(range: Range<Int>, size: Size)] = []
-        if !placement.measuring { placed.reserveCapacity(children.count) }
         switch axis {
         case .vertical:
             var cursor = y, height = 0.0
             for child in children {
-                let start = placement.elements.count
+                let start = placement.mark
                 let size = try child.place(x: x, y: cursor, width: width, engine: engine, into: &placement)
-                if !placement.measuring { placed.append((start..<placement.elements.count, size)) }
+                if placement.mark > start { placed.append((start..<placement.mark, size)) }
                 height += size.height
                 cursor += size.height + spacing
             }
             // Cross-axis alignment of children narrower than the stack.
             for (range, size) in placed {
                 let dx = alignment == .center ? (width - size.width) / 2 : alignment == .end ? width - size.width : 0
-                if dx > 0 { for i in range { placement.elements[i].frame = placement.elements[i].frame.offsetBy(dx: dx, dy: 0) } }
+                if dx > 0 { placement.offset(range, dx: dx, dy: 0) }
             }
             return Size(width: width, height: height + (children.isEmpty ? 0 : gaps))
         case .horizontal:
@@ -255,15 +320,15 @@ extension StackSpec {
             let share = flexible > 0 ? max(0, (width - fixedTotal - gaps) / Double(flexible)) : 0
             var cursor = x, height = 0.0
             for child in children {
-                let start = placement.elements.count
+                let start = placement.mark
                 let size = try child.place(x: cursor, y: y, width: child.fixedWidth ?? share, engine: engine, into: &placement)
-                if !placement.measuring { placed.append((start..<placement.elements.count, size)) }
+                if placement.mark > start { placed.append((start..<placement.mark, size)) }
                 height = max(height, size.height)
                 cursor += size.width + spacing
             }
             for (range, size) in placed {
                 let dy = alignment == .center ? (height - size.height) / 2 : alignment == .end ? height - size.height : 0
-                if dy > 0 { for i in range { placement.elements[i].frame = placement.elements[i].frame.offsetBy(dx: 0, dy: dy) } }
+                if dy > 0 { placement.offset(range, dx: 0, dy: dy) }
             }
             return Size(width: width, height: height)
         }

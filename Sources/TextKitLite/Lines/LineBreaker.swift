@@ -74,7 +74,6 @@ struct LineBreaker<Receiver: LineReceiver> {
     init(maxWidth: Double, receiver: Receiver) {
         limit = maxWidth + LineCuts.epsilon
         self.receiver = receiver
-        unit.reserveCapacity(8)
     }
 
     /// Starts a paragraph whose pieces follow through `take`.

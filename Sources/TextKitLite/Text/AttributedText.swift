@@ -21,7 +21,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     /// Text with one style.
     public init(_ string: String, style: TextStyle = TextStyle()) {
         self.string = string
-        utf16 = string.utf16Units
+        utf16 = Array(string.utf16)
         baseStyle = style
         runs = utf16.isEmpty ? [] : [Run(range: 0..<utf16.count, style: style)]
     }
@@ -60,7 +60,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 
     /// Appends a string with a style (adjacent equal styles merge into one run).
     public mutating func append(_ string: String, style: TextStyle) {
-        let units = string.utf16Units
+        let units = Array(string.utf16)
         guard !units.isEmpty else { return }
         let start = utf16.count
         self.string += string
@@ -75,7 +75,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     /// Appends another attributed text, keeping its styles.
     public mutating func append(_ other: AttributedText) {
         for run in other.runs {
-            let string = other.utf16.withUnsafeBufferPointer { String(utf16Units: UnsafeBufferPointer(rebasing: $0[run.range])) }
+            let string = other.utf16.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[run.range]), as: UTF16.self) }
             append(string, style: run.style)
         }
     }
