@@ -20,11 +20,17 @@ let package = Package(
     targets: [
         // The declaration of libFuzzer's driver (LLVMFuzzerRunDriver).
         .target(name: "CLibFuzzer"),
+        // What the libFuzzer targets share: the driver glue and the invariants of a layout
+        // and its rendering that hold for any text, options and fonts.
+        .target(
+            name: "FuzzSupport",
+            dependencies: ["CLibFuzzer", .product(name: "TextKitLite", package: library)],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         // libFuzzer target: random bytes as text and options through layout and rendering,
         // with invariants checked on every result (see LayoutFuzzer.swift).
         .executableTarget(
             name: "LayoutFuzzer",
-            dependencies: ["CLibFuzzer", .product(name: "TextKitLite", package: library)],
+            dependencies: ["FuzzSupport", .product(name: "TextKitLite", package: library)],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Writes SampleFeed posts as JSON Lines, for scripts/memory.sh.
         .executableTarget(
