@@ -4,7 +4,8 @@
 //
 //   swift build -c release --scratch-path .build/fuzzer --product LayoutFuzzer \
 //       -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing -Xswiftc -use-ld=lld
-//   (what scripts/fuzz.sh does; lld because gold warns about an ASan symbol)
+//   (what scripts/fuzz.sh does, or --product FontFuzzer for `scripts/fuzz.sh --fonts`;
+//   lld because gold warns about an ASan symbol)
 //   swift build -c release --product FeedGenerator
 import PackageDescription
 
@@ -30,6 +31,12 @@ let package = Package(
         // with invariants checked on every result (see LayoutFuzzer.swift).
         .executableTarget(
             name: "LayoutFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "TextKitLite", package: library)],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // libFuzzer target: bundled fonts damaged table by table (cut, zeroed, flipped,
+        // moved), loaded and used to shape, lay out, measure and draw (see FontFuzzer.swift).
+        .executableTarget(
+            name: "FontFuzzer",
             dependencies: ["FuzzSupport", .product(name: "TextKitLite", package: library)],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Writes SampleFeed posts as JSON Lines, for scripts/memory.sh.
