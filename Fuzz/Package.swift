@@ -4,7 +4,8 @@
 //
 //   swift build -c release --scratch-path .build/fuzzer --product LayoutFuzzer \
 //       -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing -Xswiftc -use-ld=lld
-//   (what scripts/fuzz.sh does; lld because gold warns about an ASan symbol)
+//   (what scripts/fuzz.sh does, or --product FontFuzzer for `scripts/fuzz.sh --fonts`;
+//   lld because gold warns about an ASan symbol)
 //   swift build -c release --product FeedGenerator
 import PackageDescription
 
@@ -20,15 +21,27 @@ let package = Package(
     targets: [
         // The declaration of libFuzzer's driver (LLVMFuzzerRunDriver).
         .target(name: "CLibFuzzer"),
+        // What the libFuzzer targets share: the driver glue and the invariants of a layout
+        // and its rendering that hold for any text, options and fonts.
+        .target(
+            name: "FuzzSupport",
+            dependencies: ["CLibFuzzer", .product(name: "TextKitLite", package: library)],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         // libFuzzer target: random bytes as text and options through layout and rendering,
         // with invariants checked on every result (see LayoutFuzzer.swift).
         .executableTarget(
             name: "LayoutFuzzer",
             dependencies: [
-                "CLibFuzzer",
+                "FuzzSupport",
                 .product(name: "TextKitLite", package: library),
                 .product(name: "TextKitLiteFeed", package: library),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // libFuzzer target: bundled fonts damaged table by table (cut, zeroed, flipped,
+        // moved), loaded and used to shape, lay out, measure and draw (see FontFuzzer.swift).
+        .executableTarget(
+            name: "FontFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "TextKitLite", package: library)],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Writes SampleFeed posts as JSON Lines, for scripts/memory.sh.
         .executableTarget(

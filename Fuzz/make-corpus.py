@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of LayoutFuzzer to corpus/: an 8-byte header of options (see
-FuzzCase in Sources/LayoutFuzzer/LayoutFuzzer.swift), then the text as UTF-8."""
+"""Writes the seed corpora: LayoutFuzzer's to corpus/ (an 8-byte header of options, see
+FuzzCase in Sources/LayoutFuzzer/LayoutFuzzer.swift, then the text as UTF-8) and
+FontFuzzer's to corpus-fonts/ (a 5-byte header, 8 bytes per damage to a bundled font, see
+Sources/FontFuzzer/, then the text; no font bytes: a seed names a bundled font)."""
 import os
 
 def header(width=50, size=107, lines=0, token=0, trunc=0, align=0, two=False, direction=0, lh=0,
@@ -36,6 +38,39 @@ CASES = {
     "maxlines-prefix-bidi": (header(width=50, lines=2), " ".join(str(i) for i in range(300)) + " مرحبا بالعالم"),
 }
 
+SANS, BOLD, CJK, EMOJI = range(4)
+TABLES = ["cmap", "glyf", "loca", "GSUB", "GPOS", "GDEF", "hmtx", "hhea", "head", "maxp",
+          "CBDT", "CBLC", "post", "OS/2", "CFF ", "name", "kern", "fpgm", "prep", "cvt "]
+OPS = ["flip", "set16", "zero", "cut", "length", "move", "rename", "truncate", "glyph", "tables", "swap"]
+
+def damage(op, table="cmap", at=0, v0=0, v1=0, v2=0):
+    """One damage of FontDamage.swift: `at` is a position within the table (or a fraction
+    of 2^24 of its length or of the file, for cut and truncate)."""
+    return bytes([OPS.index(op), TABLES.index(table), at >> 16 & 0xFF, at >> 8 & 0xFF, at & 0xFF, v0, v1, v2])
+
+def font_case(font, damages, text="", size=48, width=100, lines=0, direction=0, trunc=0, lang=0):
+    """size: 4 + size/4 points; width: 16 + 2×width points; text "" is the fuzzer's sample."""
+    head = bytes([font, len(damages), size, width, lines | direction << 2 | trunc << 4 | lang << 6])
+    return head + b"".join(damages) + text.encode("utf-8")
+
+FONT_CASES = {
+    "sans-intact": font_case(SANS, []),
+    "sans-cmap-flip": font_case(SANS, [damage("flip", "cmap", 300, 0x55, 2)], "Hello, мир"),
+    "sans-glyph-outline": font_case(SANS, [damage("glyph", "glyf", 7, 0, 1, 0x81), damage("glyph", "glyf", 2, 1, 0, 2)], "Ag"),
+    "sans-hmtx-advance": font_case(SANS, [damage("glyph", "hmtx", 0, 3, 0, 2)], "wide words here", width=40, lines=2),
+    "sans-gsub-zeroed": font_case(SANS, [damage("zero", "GSUB", 0)], "مرحبا بالعالم", direction=2, lang=2),
+    "sans-gpos-cut": font_case(SANS, [damage("cut", "GPOS", 0x400000)], "AVATAR Te ﬁ"),
+    "sans-head-set": font_case(SANS, [damage("set16", "head", 18, 0)], "upem"),
+    "sans-maxp-hhea": font_case(SANS, [damage("set16", "maxp", 4, 2), damage("set16", "hhea", 34, 0)]),
+    "sans-directory": font_case(SANS, [damage("move", "loca", 0, 4, 3), damage("swap", "post", 0, 0, 5)], "x"),
+    "bold-loca-length": font_case(BOLD, [damage("length", "loca", 0, 3), damage("tables", "cmap", 0, 1)], "Bold"),
+    "bold-renamed-cmap": font_case(BOLD, [damage("rename", "cmap", 0, 0)], "fallback", trunc=1, lines=1),
+    "cjk-cff-flip": font_case(CJK, [damage("flip", "CFF ", 5000, 0xFF, 3)], "中文排版，「测试」。", lang=1),
+    "cjk-truncated": font_case(CJK, [damage("truncate", "cmap", 0xC00000)], "かな漢字"),
+    "emoji-cbdt-flip": font_case(EMOJI, [damage("flip", "CBDT", 123456, 0x10, 3)], "👋🏽❤️", size=120),
+    "emoji-cblc-cut": font_case(EMOJI, [damage("cut", "CBLC", 0x800000)], "😀 ok"),
+}
+
 if __name__ == "__main__":
     folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
     os.makedirs(folder, exist_ok=True)
@@ -46,3 +81,8 @@ if __name__ == "__main__":
         f.write(header(pgm=True) + b"P5\n# comment\n3 2\n255\n" + bytes(range(0, 250, 42)))
     with open(os.path.join(folder, "invalid-utf8"), "wb") as f:
         f.write(header(width=40) + b"abc\xff\xfe\xc3(def\xe2\x82 \xed\xa0\x80 end")
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus-fonts")
+    os.makedirs(folder, exist_ok=True)
+    for name, data in FONT_CASES.items():
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(data)

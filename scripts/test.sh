@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing and runs the test suite: the full suite, then the concurrency,
-# feed and rendering suites under Thread Sanitizer and Address Sanitizer, a bounded fuzz
-# run, and the bounded-memory check (peak RSS of `textrender measure` over 20,000 and
-# 200,000 posts). TEXTKITLITE_QUICK=1 runs the plain suite only.
+# feed and rendering suites under Thread Sanitizer and Address Sanitizer, bounded fuzz
+# runs (text for 60 s, then damaged fonts for 30 s), and the bounded-memory check (peak
+# RSS of `textrender measure` over 20,000 and 200,000 posts). TEXTKITLITE_QUICK=1 runs
+# the plain suite only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -29,6 +30,8 @@ if [ -x scripts/fuzz.sh ]; then
     # A fixed seed: the run explores the same inputs each time (cut short on a slower
     # machine), so a red CI run reproduces with this same command.
     FUZZ_FLAGS="-seed=${TEXTKITLITE_FUZZ_SEED:-1} ${FUZZ_FLAGS:-}" scripts/fuzz.sh "${TEXTKITLITE_FUZZ_SECONDS:-60}"
+    echo "== font fuzzing (${TEXTKITLITE_FONT_FUZZ_SECONDS:-30} s)" >&2
+    FUZZ_FLAGS="-seed=${TEXTKITLITE_FUZZ_SEED:-1} ${FUZZ_FLAGS:-}" scripts/fuzz.sh --fonts "${TEXTKITLITE_FONT_FUZZ_SECONDS:-30}"
 fi
 
 echo "== bounded memory" >&2

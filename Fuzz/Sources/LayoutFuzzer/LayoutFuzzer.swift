@@ -1,26 +1,13 @@
-import CLibFuzzer
 import Foundation
+import FuzzSupport
 @testable import TextKitLite
 import TextKitLiteFeed
 
-/// libFuzzer's per-input callback: one input, laid out and rendered, every invariant
-/// checked. A broken invariant is a `fatalError`, which libFuzzer reports as a crash and
-/// saves as `crash-<sha1>`.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    LayoutFuzzer.run(bytes)
-    return 0
-}
-
-/// The process entry point: hands the command line (libFuzzer's flags, corpus folders or
-/// inputs to replay) to libFuzzer's driver.
+/// The process entry point: libFuzzer's driver over `LayoutFuzzer.run`.
 @main
 struct LayoutFuzzerMain {
     static func main() {
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) })
+        FuzzDriver.run(name: "LayoutFuzzer", LayoutFuzzer.run)
     }
 }
 
@@ -29,22 +16,22 @@ struct LayoutFuzzerMain {
 /// The first `FuzzCase.headerSize` bytes choose the width, font size, line limit,
 /// truncation, alignment, direction, line height, insets, scale and pixel limit; the rest
 /// is the text (UTF-8, invalid sequences replaced by U+FFFD). Invariants, each sound for
-/// any input:
+/// any input (* marks those checked by `FuzzSupport.Invariants`, shared by the fuzz targets):
 ///
-/// 1. Valid options never throw; the same shaped text laid out again gives the same lines
+/// 1. * Valid options never throw; the same shaped text laid out again gives the same lines
 ///    (shape once, break many times).
-/// 2. Every UTF-16 unit of the text is in exactly one line, in order, unless the text was
+/// 2. * Every UTF-16 unit of the text is in exactly one line, in order, unless the text was
 ///    truncated (then the lines still cover a prefix, in order, within `maxLines`).
 /// 3. A line is no wider than the content width, except a line that cannot be cut (no
 ///    grapheme boundary that starts a glyph cluster inside it) or a truncated line no
 ///    wider than the token; no line but the first of a paragraph starts with white space
 ///    (UAX #14 allows no break before a space or tab, and an emergency break must leave
 ///    white space hanging at the end of the line before).
-/// 4. Laying out again at the layout's own measured width gives the same lines; a
-///    measure-only layout has the lines, frames and size of the full one; measuring
+/// 4. Laying out again at the layout's own measured width gives the same lines; * a
+///    measure-only layout has the lines, frames and size of the full one; * measuring
 ///    (`TextEngine.measure`, no lines made) gives the layout's height, line starts and
 ///    truncation to the bit.
-/// 5. The bitmap is ceil(size × scale) pixels, or the render refuses it with
+/// 5. * The bitmap is ceil(size × scale) pixels, or the render refuses it with
 ///    `bitmapTooLarge` exactly when that exceeds `maxPixels`; rendering is deterministic;
 ///    a text without glyphs leaves the background untouched; cancelling after k lines
 ///    draws k lines and gives no bitmap.
@@ -75,50 +62,12 @@ enum LayoutFuzzer {
         }
         let text = fuzzCase.attributedText()
         let options = fuzzCase.options
-        let layout: TextLayout
-        do {
-            layout = try engine.layout(text, options: options)
-        } catch {
-            fail("valid options rejected: \(error) for \(options)")
-        }
-        checkCoverage(layout)
+        let layout = Invariants.checkedLayout(text, options: options, engine: engine)
         checkWidths(layout)
         checkLineStarts(layout)
-        checkRelayout(layout, text: text, engine: engine)
+        let shaped = Invariants.checkRelayout(layout, text: text, engine: engine)
+        checkNarrowerRelayout(layout, shaped: shaped, engine: engine)
         checkRender(layout, fuzzCase: fuzzCase)
-    }
-
-    /// Invariant 2.
-    static func checkCoverage(_ layout: TextLayout) {
-        let options = layout.options
-        let count = layout.text.utf16Count
-        let lines = layout.lines
-        if options.maxLines > 0 {
-            require(lines.count <= options.maxLines, "\(lines.count) lines for maxLines \(options.maxLines)")
-        }
-        require(layout.isTruncated == (lines.last?.isTruncated ?? false), "isTruncated disagrees with the last line")
-        require(lines.dropLast().allSatisfy { !$0.isTruncated }, "a line before the last is truncated")
-        for line in lines {
-            require(line.range.lowerBound >= 0 && line.range.upperBound <= count, "line range \(line.range) outside 0..<\(count)")
-        }
-        if !layout.isTruncated {
-            var next = 0
-            for line in lines {
-                require(line.range.lowerBound == next, "line starts at \(line.range.lowerBound), expected \(next)")
-                next = line.range.upperBound
-            }
-            require(next == count, "lines end at \(next) of \(count) units")
-            require(count == 0 || !lines.isEmpty, "no lines for a text of \(count) units")
-        } else if options.maxLines == 1, options.truncation != .end {
-            require(lines.count == 1, "start/middle truncation gave \(lines.count) lines")
-        } else {
-            var next = 0
-            for line in lines {
-                require(line.range.lowerBound == next, "truncated layout: line starts at \(line.range.lowerBound), expected \(next)")
-                next = line.range.upperBound
-            }
-            require(lines.count == options.maxLines, "truncated with \(lines.count) of \(options.maxLines) lines")
-        }
     }
 
     /// Invariant 3.
@@ -129,10 +78,6 @@ enum LayoutFuzzer {
         let units = layout.text.utf16
         var boundaries: Set<Int>?
         for (index, line) in layout.lines.enumerated() {
-            for run in line.runs {
-                require(run.positions.allSatisfy { $0.x.isFinite && $0.y.isFinite }, "line \(index): a glyph position is not finite")
-                require(run.glyphs.count == run.positions.count && run.glyphs.count == run.clusters.count, "line \(index): glyph arrays differ in length")
-            }
             guard line.frame.width > contentWidth + epsilon else { continue }
             if line.isTruncated {
                 let tokenWidth = line.runs.filter(\.isTruncationToken).reduce(0) { $0 + $1.width }
@@ -160,45 +105,9 @@ enum LayoutFuzzer {
         fail("line \(index) (\(layout.lines[index].range)) starts with white space")
     }
 
-    /// Invariants 1 and 4.
-    static func checkRelayout(_ layout: TextLayout, text: AttributedText, engine: TextEngine) {
+    /// Invariant 4: laid out again at its own measured width, a layout keeps its lines.
+    static func checkNarrowerRelayout(_ layout: TextLayout, shaped: ShapedText, engine: TextEngine) {
         let options = layout.options
-        let shaped: ShapedText
-        let again: TextLayout
-        do {
-            shaped = try engine.shape(text, direction: options.direction)
-            again = try engine.layout(shaped, options: options)
-        } catch {
-            fail("relayout of a shaped text failed: \(error)")
-        }
-        // With maxLines the direct layout may shape only a prefix: it must still agree.
-        let (direct, whole) = (signature(layout), signature(again))
-        if direct != whole {
-            let index = (0..<min(direct.count, whole.count)).first { direct[$0] != whole[$0] } ?? min(direct.count, whole.count)
-            fail("layout of the shaped text differs from the direct layout at line \(index): "
-                 + "\(index < direct.count ? direct[index] : "none") vs \(index < whole.count ? whole[index] : "none")")
-        }
-
-        // A measure-only layout measures like the full one.
-        var measureOnly = options
-        measureOnly.measureOnly = true
-        do {
-            let measured = try engine.layout(shaped, options: measureOnly)
-            require(measured.lines.map { "\($0.range) \($0.frame) \($0.baseline)" } == layout.lines.map { "\($0.range) \($0.frame) \($0.baseline)" }
-                        && measured.size == layout.size && measured.isTruncated == layout.isTruncated,
-                    "measure-only layout differs from the full one")
-        } catch {
-            fail("measure-only layout failed: \(error)")
-        }
-
-        // Measuring gives what the layout says, without lines.
-        do {
-            let measured = try engine.measure(text, options: options)
-            require(measured == TextMeasurement(layout), "measurement \(measured) differs from the layout's \(TextMeasurement(layout))")
-        } catch {
-            fail("measuring failed: \(error)")
-        }
-
         guard options.width.isFinite, !layout.isTruncated else { return }
         let contentWidth = options.width - options.insets.horizontal
         let widest = layout.measuredWidth - options.insets.horizontal
@@ -217,38 +126,7 @@ enum LayoutFuzzer {
     /// Invariant 5.
     static func checkRender(_ layout: TextLayout, fuzzCase: FuzzCase) {
         let options = fuzzCase.renderOptions
-        let exactWidth = layout.size.width * options.scale, exactHeight = layout.size.height * options.scale
-        func matches(_ pixels: Int, _ exact: Double) -> Bool {
-            Double(pixels) >= exact - epsilon && Double(pixels) < exact + 1
-        }
-        let bitmap: Bitmap
-        do {
-            let outcome = try renderer.render(layout, options: options)
-            guard let drawn = outcome.bitmap else { fail("render without cancellation gave no bitmap") }
-            require(outcome.linesDrawn == layout.lineCount, "drew \(outcome.linesDrawn) of \(layout.lineCount) lines")
-            bitmap = drawn
-        } catch .bitmapTooLarge(let width, let height, let limit) {
-            require(matches(width, exactWidth) && matches(height, exactHeight),
-                    "refused a \(width)×\(height) bitmap for \(layout.size) at scale \(options.scale)")
-            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-            require(overflow || pixels > limit, "refused \(width)×\(height) under the limit \(limit)")
-            return
-        } catch {
-            fail("render failed: \(error)")
-        }
-        require(matches(bitmap.width, exactWidth) && matches(bitmap.height, exactHeight),
-                "bitmap \(bitmap.width)×\(bitmap.height) for \(layout.size) at scale \(options.scale)")
-        require(bitmap.pixels.count == bitmap.width * bitmap.height, "pixel count")
-        require(bitmap.width * bitmap.height <= options.maxPixels, "bitmap over the pixel limit")
-        if !options.debug, layout.lines.allSatisfy({ $0.runs.allSatisfy { $0.glyphs.isEmpty } }) {
-            let blank = [UInt8](repeating: options.background, count: bitmap.pixels.count)
-            require(same(bitmap.pixels, blank), "ink without glyphs")
-        }
-        // Deterministic: the second render draws from the glyph cache.
-        guard let second = try? renderer.render(layout, options: options).bitmap else { fail("second render failed") }
-        require(second.width == bitmap.width && second.height == bitmap.height && same(second.pixels, bitmap.pixels),
-                "two renders of one layout differ")
-
+        guard Invariants.checkRender(layout, renderer: renderer, options: options) != nil else { return }
         if let cancelAt = fuzzCase.cancelAfterLines, cancelAt < layout.lineCount {
             var asked = 0
             let outcome = try? renderer.render(layout, options: options, isCancelled: {
@@ -308,14 +186,6 @@ enum LayoutFuzzer {
         return result
     }
 
-    /// Byte equality through `memcmp` (an element loop would be traced by the fuzzer's
-    /// instrumentation, pixel by pixel).
-    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.count == b.count && a.withUnsafeBytes { x in b.withUnsafeBytes { y in
-            a.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, a.count) == 0
-        } }
-    }
-
     /// The first line that is not the first of its paragraph and starts with a cut unit (a
     /// grapheme cluster and glyph cluster at once) of white space alone. (White space and a
     /// mark, such as tab + U+0353 or U+2000 + ZWNJ, is visible or cannot be cut: it may
@@ -339,20 +209,6 @@ enum LayoutFuzzer {
 
     static func isTerminator(_ unit: UInt16) -> Bool {
         [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(unit)
-    }
-
-    /// What must not change when the same text is laid out again with the same options.
-    static func signature(_ layout: TextLayout) -> [String] {
-        layout.lines.map { "\($0.range) \($0.frame) \($0.baseline) \($0.isTruncated) \($0.runs.map(\.glyphs))" }
-            + ["\(layout.size) \(layout.measuredWidth) \(layout.isTruncated)"]
-    }
-
-    static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
-        if !condition { fail(message()) }
-    }
-
-    static func fail(_ message: String) -> Never {
-        fatalError("LayoutFuzzer invariant: \(message)")
     }
 }
 

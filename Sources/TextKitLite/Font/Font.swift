@@ -51,7 +51,11 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private init(path: String, faceIndex: Int) throws(FontError) {
+    /// Loads a face of a font file afresh, past the per-path cache of `load(path:faceIndex:)`
+    /// (the font fuzzer loads a new damaged file at one path for every input).
+    ///
+    /// - Throws: `FontError`, as `load(path:faceIndex:)`.
+    init(path: String, faceIndex: Int) throws(FontError) {
         let data = try FontData(path: path)
         let faceCount: Int
         do {

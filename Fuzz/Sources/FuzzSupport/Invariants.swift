@@ -1,0 +1,161 @@
+import Foundation
+@testable import TextKitLite
+
+/// Invariants of a layout and its rendering that hold for any text, options and fonts
+/// (fonts damaged or not), checked by every fuzz target. A broken one is `fail`.
+public enum Invariants {
+    static let epsilon = 1e-6
+
+    /// Lays out with valid options, which must not throw, and checks the layout's lines
+    /// (`checkCoverage`).
+    public static func checkedLayout(_ text: AttributedText, options: LayoutOptions, engine: TextEngine) -> TextLayout {
+        let layout: TextLayout
+        do {
+            layout = try engine.layout(text, options: options)
+        } catch {
+            fail("valid options rejected: \(error) for \(options) with \(engine.fonts.primary)")
+        }
+        checkCoverage(layout)
+        return layout
+    }
+
+    /// Every UTF-16 unit of the text is in exactly one line, in order, unless the text was
+    /// truncated (then the lines still cover a prefix, in order, within `maxLines`); glyph
+    /// arrays agree in length and every glyph position is finite.
+    public static func checkCoverage(_ layout: TextLayout) {
+        let options = layout.options
+        let count = layout.text.utf16Count
+        let lines = layout.lines
+        if options.maxLines > 0 {
+            require(lines.count <= options.maxLines, "\(lines.count) lines for maxLines \(options.maxLines)")
+        }
+        require(layout.isTruncated == (lines.last?.isTruncated ?? false), "isTruncated disagrees with the last line")
+        require(lines.dropLast().allSatisfy { !$0.isTruncated }, "a line before the last is truncated")
+        for (index, line) in lines.enumerated() {
+            require(line.range.lowerBound >= 0 && line.range.upperBound <= count, "line range \(line.range) outside 0..<\(count)")
+            for run in line.runs {
+                require(run.positions.allSatisfy { $0.x.isFinite && $0.y.isFinite }, "line \(index): a glyph position is not finite")
+                require(run.glyphs.count == run.positions.count && run.glyphs.count == run.clusters.count, "line \(index): glyph arrays differ in length")
+            }
+        }
+        require(layout.size.width.isFinite && layout.size.height.isFinite && layout.size.height >= 0, "layout size \(layout.size)")
+        if !layout.isTruncated {
+            var next = 0
+            for line in lines {
+                require(line.range.lowerBound == next, "line starts at \(line.range.lowerBound), expected \(next)")
+                next = line.range.upperBound
+            }
+            require(next == count, "lines end at \(next) of \(count) units")
+            require(count == 0 || !lines.isEmpty, "no lines for a text of \(count) units")
+        } else if options.maxLines == 1, options.truncation != .end {
+            require(lines.count == 1, "start/middle truncation gave \(lines.count) lines")
+        } else {
+            var next = 0
+            for line in lines {
+                require(line.range.lowerBound == next, "truncated layout: line starts at \(line.range.lowerBound), expected \(next)")
+                next = line.range.upperBound
+            }
+            require(lines.count == options.maxLines, "truncated with \(lines.count) of \(options.maxLines) lines")
+        }
+    }
+
+    /// Shape once, break many times: the shaped text laid out again gives the direct
+    /// layout's lines; a measure-only layout has the lines, frames and size of the full one;
+    /// measuring (`TextEngine.measure`, no lines made) gives the layout's height, line
+    /// starts and truncation to the bit.
+    ///
+    /// - Returns: the shaped text, for further layouts.
+    @discardableResult
+    public static func checkRelayout(_ layout: TextLayout, text: AttributedText, engine: TextEngine) -> ShapedText {
+        let options = layout.options
+        let shaped: ShapedText
+        let again: TextLayout
+        do {
+            shaped = try engine.shape(text, direction: options.direction)
+            again = try engine.layout(shaped, options: options)
+        } catch {
+            fail("relayout of a shaped text failed: \(error)")
+        }
+        // With maxLines the direct layout may shape only a prefix: it must still agree.
+        let (direct, whole) = (signature(layout), signature(again))
+        if direct != whole {
+            let index = (0..<min(direct.count, whole.count)).first { direct[$0] != whole[$0] } ?? min(direct.count, whole.count)
+            fail("layout of the shaped text differs from the direct layout at line \(index): "
+                 + "\(index < direct.count ? direct[index] : "none") vs \(index < whole.count ? whole[index] : "none")")
+        }
+
+        var measureOnly = options
+        measureOnly.measureOnly = true
+        do {
+            let measured = try engine.layout(shaped, options: measureOnly)
+            require(measured.lines.map { "\($0.range) \($0.frame) \($0.baseline)" } == layout.lines.map { "\($0.range) \($0.frame) \($0.baseline)" }
+                        && measured.size == layout.size && measured.isTruncated == layout.isTruncated,
+                    "measure-only layout differs from the full one")
+        } catch {
+            fail("measure-only layout failed: \(error)")
+        }
+
+        do {
+            let measured = try engine.measure(text, options: options)
+            require(measured == TextMeasurement(layout), "measurement \(measured) differs from the layout's \(TextMeasurement(layout))")
+        } catch {
+            fail("measuring failed: \(error)")
+        }
+        return shaped
+    }
+
+    /// The bitmap is ceil(size × scale) pixels, or the render refuses it with
+    /// `bitmapTooLarge` exactly when that exceeds `maxPixels`; rendering is deterministic
+    /// (the second render draws from the glyph cache); a text without glyphs leaves the
+    /// background untouched.
+    ///
+    /// - Returns: the bitmap, nil when the render refused it.
+    @discardableResult
+    public static func checkRender(_ layout: TextLayout, renderer: TextRenderer, options: RenderOptions) -> Bitmap? {
+        let exactWidth = layout.size.width * options.scale, exactHeight = layout.size.height * options.scale
+        func matches(_ pixels: Int, _ exact: Double) -> Bool {
+            Double(pixels) >= exact - epsilon && Double(pixels) < exact + 1
+        }
+        let bitmap: Bitmap
+        do {
+            let outcome = try renderer.render(layout, options: options)
+            guard let drawn = outcome.bitmap else { fail("render without cancellation gave no bitmap") }
+            require(outcome.linesDrawn == layout.lineCount, "drew \(outcome.linesDrawn) of \(layout.lineCount) lines")
+            bitmap = drawn
+        } catch .bitmapTooLarge(let width, let height, let limit) {
+            require(matches(width, exactWidth) && matches(height, exactHeight),
+                    "refused a \(width)×\(height) bitmap for \(layout.size) at scale \(options.scale)")
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            require(overflow || pixels > limit, "refused \(width)×\(height) under the limit \(limit)")
+            return nil
+        } catch {
+            fail("render failed: \(error)")
+        }
+        require(matches(bitmap.width, exactWidth) && matches(bitmap.height, exactHeight),
+                "bitmap \(bitmap.width)×\(bitmap.height) for \(layout.size) at scale \(options.scale)")
+        require(bitmap.pixels.count == bitmap.width * bitmap.height, "pixel count")
+        require(bitmap.width * bitmap.height <= options.maxPixels, "bitmap over the pixel limit")
+        if !options.debug, layout.lines.allSatisfy({ $0.runs.allSatisfy { $0.glyphs.isEmpty } }) {
+            let blank = [UInt8](repeating: options.background, count: bitmap.pixels.count)
+            require(same(bitmap.pixels, blank), "ink without glyphs")
+        }
+        guard let second = try? renderer.render(layout, options: options).bitmap else { fail("second render failed") }
+        require(second.width == bitmap.width && second.height == bitmap.height && same(second.pixels, bitmap.pixels),
+                "two renders of one layout differ")
+        return bitmap
+    }
+
+    /// Byte equality through `memcmp` (an element loop would be traced by the fuzzer's
+    /// instrumentation, pixel by pixel).
+    public static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.count == b.count && a.withUnsafeBytes { x in b.withUnsafeBytes { y in
+            a.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, a.count) == 0
+        } }
+    }
+
+    /// What must not change when the same text is laid out again with the same options.
+    static func signature(_ layout: TextLayout) -> [String] {
+        layout.lines.map { "\($0.range) \($0.frame) \($0.baseline) \($0.isTruncated) \($0.runs.map(\.glyphs))" }
+            + ["\(layout.size) \(layout.measuredWidth) \(layout.isTruncated)"]
+    }
+}
