@@ -428,6 +428,19 @@ import Testing
     /// clusters. Like white space with a mark on it, it does not hang and may start a line
     /// (a line is cut only where a grapheme cluster and a glyph cluster both start); the
     /// checks looked only at the first glyph cluster, U+2000, and called it white space.
+    /// Fuzzer crash 5b868026: a truncated line left with no pieces (an empty token, and no
+    /// room for the first cluster) is sized by its paragraph's first style in a layout; the
+    /// measurement gave it no height at all with natural line heights.
+    @Test(arguments: [TruncationMode.end, .middle])
+    func fuzzCrash5b868026EmptyTruncatedLineHasItsParagraphsHeight(_ truncation: TruncationMode) throws {
+        let text = AttributedText(String(repeating: "\u{FFFD}", count: 40) + "ac\u{FFFD}000", style: TextStyle(size: 1, language: "ar"))
+        let options = LayoutOptions(width: 7, maxLines: 6, truncation: truncation, truncationToken: AttributedText(""),
+                                    lineHeightMultiple: 2.5, lineSpacing: 2, lineHeightMode: .natural, insets: EdgeInsets(all: 3))
+        let layout = try Fixtures.engine.layout(text, options: options)
+        #expect(layout.isTruncated)
+        #expect(try Fixtures.engine.measure(text, options: options) == TextMeasurement(layout))
+    }
+
     @Test func fuzzCrash205d60deSpaceWithZWNJStartsALine() throws {
         let text = AttributedText([
             ("\u{FFFD}\u{FFFD}\u{FFFD}do", TextStyle(size: 1, language: "en")),

@@ -15,7 +15,9 @@ enum TextMeasurer {
         let (breaker, truncated) = TextLines.breakLines(paragraphCount: paragraphs.count, options: options, into: measurer) {
             index, breaker in
             let paragraph = paragraphs[index]
-            if natural, paragraph.content.isEmpty { breaker.receiver.emptyLineMetrics = itemizer.emptyLineMetrics(paragraph) }
+            // A line with no pieces (an empty paragraph's, or a truncated one left with an
+            // empty token) is sized by its paragraph's first style, as in a layout.
+            if natural { breaker.receiver.emptyLineMetrics = itemizer.emptyLineMetrics(paragraph) }
             itemizer.stream(paragraph, into: &breaker)
             breaker.endParagraph()
         }

@@ -56,7 +56,7 @@ struct LineMeasurer: LineReceiver {
     /// The text's fallback chain, for natural metrics (nil: line heights are uniform).
     let naturalFonts: FontFallbackChain?
     let keepsLastLine: Bool
-    /// Metrics of a line with no pieces (an empty paragraph's), with natural heights.
+    /// Metrics of a line with no pieces in the paragraph being broken, with natural heights.
     var emptyLineMetrics = FontMetrics.none
 
     private(set) var lineStarts: [Int] = []
