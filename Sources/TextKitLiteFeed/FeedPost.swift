@@ -4,12 +4,17 @@ import TextKitLite
 public struct FeedPost: Sendable, Hashable, Codable {
     /// The post's identity (a JSON string or integer, kept as text).
     public var id: String
-    public var author: String
-    public var text: String
+    public var author: String { didSet { contentHash = Self.contentHash(author, text, quote, images) } }
+    public var text: String { didSet { contentHash = Self.contentHash(author, text, quote, images) } }
     /// The text of a reposted post, shown in a nested box.
-    public var quote: String?
+    public var quote: String? { didSet { contentHash = Self.contentHash(author, text, quote, images) } }
     /// Number of attached images, drawn as placeholder boxes in a grid.
-    public var images: Int
+    public var images: Int { didSet { contentHash = Self.contentHash(author, text, quote, images) } }
+
+    /// A hash of everything the post draws, kept up to date when a field changes, so that a
+    /// height-cache lookup does not read the whole post again (a hit still compares it all).
+    /// Seeded per process, as `Hasher` is: no post can be made to collide with another.
+    private(set) var contentHash: Int
 
     public init(id: String, author: String, text: String, quote: String? = nil, images: Int = 0) {
         self.id = id
@@ -17,6 +22,7 @@ public struct FeedPost: Sendable, Hashable, Codable {
         self.text = text
         self.quote = quote
         self.images = images
+        contentHash = Self.contentHash(author, text, quote, images)
     }
 
     private enum CodingKeys: String, CodingKey { case id, author, text, quote, images }
@@ -83,13 +89,15 @@ extension FeedPost {
             && (quote ?? "\u{0}").hasSameUTF8(as: other.quote ?? "\u{0}") && (quote == nil) == (other.quote == nil)
     }
 
-    /// Feeds what `hasSameContent` compares into `hasher`.
-    func hashContent(into hasher: inout Hasher) {
+    /// A hash of what `hasSameContent` compares.
+    fileprivate static func contentHash(_ author: String, _ text: String, _ quote: String?, _ images: Int) -> Int {
+        var hasher = Hasher()
         author.hashUTF8(into: &hasher)
         text.hashUTF8(into: &hasher)
         (quote ?? "").hashUTF8(into: &hasher)
         hasher.combine(quote == nil)
         hasher.combine(images)
+        return hasher.finalize()
     }
 }
 

@@ -35,7 +35,7 @@ public final class HeightCache: Sendable {
             self.kind = kind
             var hasher = Hasher()
             post.id.hashUTF8(into: &hasher)
-            post.hashContent(into: &hasher)
+            hasher.combine(post.contentHash)
             hasher.combine(width)
             hasher.combine(scale)
             hasher.combine(styleHash)
@@ -45,8 +45,8 @@ public final class HeightCache: Sendable {
         }
 
         static func == (a: Key, b: Key) -> Bool {
-            a.hash == b.hash && a.width == b.width && a.scale == b.scale && a.kind == b.kind && a.styleHash == b.styleHash
-                && a.post.id.hasSameUTF8(as: b.post.id) && a.post.hasSameContent(as: b.post) && a.fonts == b.fonts
+            a.hash == b.hash && a.post.contentHash == b.post.contentHash && a.width == b.width && a.scale == b.scale
+                && a.kind == b.kind && a.styleHash == b.styleHash && a.post.id.hasSameUTF8(as: b.post.id) && a.post.hasSameContent(as: b.post) && a.fonts == b.fonts
                 && a.style == b.style
         }
 
