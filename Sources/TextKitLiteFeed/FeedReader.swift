@@ -13,24 +13,38 @@ public struct FeedRecord: Sendable {
 /// `FeedLineParser.maximumLineBytes` is skipped (reported) without being buffered.
 public struct FeedReader: Sequence {
     let descriptor: Int32
+    /// Where a failed read is recorded: the records before it were all delivered, and the
+    /// sequence ends there. Read by the thread that iterates.
+    public let status = Status()
+
+    /// How reading ended.
+    public final class Status {
+        /// The `errno` of a failed read; nil when the input ended normally (or is not over yet).
+        public internal(set) var readError: Int32?
+
+        /// The read error in words ("Input/output error"), if any.
+        public var readErrorDescription: String? { readError.map { String(cString: strerror($0)) } }
+    }
 
     /// A reader over an open file descriptor (e.g. `STDIN_FILENO`); the caller closes it.
     public init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
-    public func makeIterator() -> Iterator { Iterator(descriptor: descriptor) }
+    public func makeIterator() -> Iterator { Iterator(descriptor: descriptor, status: status) }
 
     public struct Iterator: IteratorProtocol {
         let descriptor: Int32
+        let status: Status
         private var buffer: [UInt8] = []
         private var start = 0
         private var line = 0
         private var atEnd = false
         private var skippingLongLine = false
 
-        init(descriptor: Int32) {
+        init(descriptor: Int32, status: Status) {
             self.descriptor = descriptor
+            self.status = status
             buffer.reserveCapacity(1 << 16)
         }
 
@@ -83,7 +97,7 @@ public struct FeedReader: Sequence {
             }
         }
 
-        /// Reads the next chunk; false at end of input (or on a read error).
+        /// Reads the next chunk; false at end of input, or on a read error (recorded in `status`).
         private mutating func fill() -> Bool {
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
@@ -92,7 +106,10 @@ public struct FeedReader: Sequence {
                     buffer.append(contentsOf: chunk[0..<count])
                     return true
                 }
-                if count < 0, errno == EINTR { continue }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    status.readError = errno
+                }
                 return false
             }
         }

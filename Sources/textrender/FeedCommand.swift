@@ -156,6 +156,8 @@ struct FeedCommand: ParsableCommand {
         if let failure { throw failure }
         try writer.flush()
         try output.commit(layouts.path, to: output.layoutsPath)
+        // What was read before a read error is drawn and recorded; the run still fails.
+        try feed.checkRead(reader)
         try progress.summary("rendered", caches: [("word", engine.shapeCache.statistics), ("height", precomputer.heightCache.statistics),
                                                   ("glyph", renderer.textRenderer.glyphCache.statistics)])
         if progress.badLines > 0 { throw badLinesExitCode }

@@ -49,6 +49,11 @@ struct FeedOptions: ParsableArguments {
 
     var source: String { input.flatMap { $0 == "-" ? nil : $0 } ?? "stdin" }
 
+    /// Throws when reading the feed failed (the reader stopped there).
+    func checkRead(_ reader: FeedReader) throws {
+        if let reason = reader.status.readErrorDescription { throw CLIError("cannot read \(source): \(reason)") }
+    }
+
     /// A precomputer for one pass over a stream of posts: each post is laid out (or
     /// measured) once at one width, so the shaped-text cache (relayout at other widths) is
     /// kept tiny and the height cache only catches posts repeated in the stream; the

@@ -50,7 +50,8 @@ struct MeasureCommand: ParsableCommand {
         let mode = layout
         let width = feed.width
         // After a failed write, stop reading: the results in flight are dropped.
-        OrderedParallelMap.run(FeedReader(descriptor: descriptor).lazy.prefix { _ in failure == nil }, pool: pool, window: 64 * feed.jobs, transform: { record -> Result<Record, FeedLineError> in
+        let reader = FeedReader(descriptor: descriptor)
+        OrderedParallelMap.run(reader.lazy.prefix { _ in failure == nil }, pool: pool, window: 64 * feed.jobs, transform: { record -> Result<Record, FeedLineError> in
             record.result.flatMap { post in
                 do {
                     let measured: TextMeasurement?, height: Double, truncated: Bool
@@ -86,6 +87,8 @@ struct MeasureCommand: ParsableCommand {
         })
         if let failure { throw failure }
         try output.flush()
+        // What was read before a read error is measured and written; the run still fails.
+        try feed.checkRead(reader)
         // A text alone goes through the word cache only; a cell also through the
         // measured-text cache (recurring authors and quotes) and the height cache.
         try progress.summary("measured", caches: [("word", engine.shapeCache.statistics)] + (mode == .text ? [] : [

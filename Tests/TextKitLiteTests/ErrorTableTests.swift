@@ -398,6 +398,8 @@ import Testing
                     message: "\(f("long-line.jsonl")):2: line longer than 1048576 bytes (line skipped)"),
             CLICase(arguments: ["measure", "/nonexistent.jsonl"], status: 1, message: "Error: /nonexistent.jsonl: no such file"),
             CLICase(arguments: ["measure", Files.directory], status: 1, message: "Error: \(Files.directory): is a directory, not a feed file"),
+            // /proc/self/mem opens, and reading its first page fails (EIO): the reader stops there.
+            CLICase(arguments: ["measure", "/proc/self/mem"], status: 1, message: "Error: cannot read /proc/self/mem: Input/output error"),
             CLICase(arguments: ["render", "x", "--width", "0", "--json"], status: 1,
                     message: "Error: invalid width 0.0: must be a positive number of points (or infinity)"),
             CLICase(arguments: ["render", "x", "--width", "-4", "--json"], status: 1, message: "Error: invalid width -4.0"),
