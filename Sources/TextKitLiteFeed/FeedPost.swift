@@ -1,3 +1,4 @@
+import Foundation
 import TextKitLite
 
 /// One post of a feed: the input of a feed cell.
@@ -106,7 +107,9 @@ extension String {
     /// not by canonical equivalence as `==` does).
     func hasSameUTF8(as other: String) -> Bool {
         var a = self, b = other
-        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && x.elementsEqual(y) } }
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+        }
     }
 
     /// Feeds the string's UTF-8 bytes and their count into `hasher` (`String`'s own hashing
