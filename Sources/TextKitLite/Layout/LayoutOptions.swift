@@ -20,14 +20,6 @@ public enum TruncationMode: String, Sendable, Hashable, Codable, CaseIterable {
     case middle
 }
 
-/// The base direction of paragraphs (UAX #9 rules P2–P3, or explicit).
-public enum ParagraphDirection: String, Sendable, Hashable, Codable, CaseIterable {
-    /// From the first strong character; left-to-right when there is none.
-    case auto
-    case leftToRight
-    case rightToLeft
-}
-
 /// How tall each line box is.
 public enum LineHeightMode: Sendable, Hashable, Codable {
     /// Each line as tall as the tallest font it holds (ascent + descent + line gap),

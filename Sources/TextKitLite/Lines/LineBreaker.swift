@@ -34,8 +34,8 @@ protocol LineReceiver {
 ///   the unit is all white space, so does white space that starts the units after it;
 /// - a unit that does not fit on an empty line is cut at the last grapheme boundary that
 ///   fits (an emergency break), at least one grapheme cluster a line;
-/// - a line ends when its receiver is told how it ends (`LineEnd`): its last line, with the
-///   paragraph's terminator, is marked as the paragraph's end.
+/// - a line is handed over (`LineEnd`) once what follows it is known, so the paragraph's
+///   last line, with the terminator, is marked as the paragraph's end.
 ///
 /// CJK rules (no break before "」", after "「") come from ICU's break opportunities, which
 /// the itemizer puts into the pieces (`ShapedPiece.breakAfter`).
@@ -123,7 +123,7 @@ struct LineBreaker<Receiver: LineReceiver> {
         while !unit.isEmpty, !isStopped {
             if isClosing {
                 unit = hangLeadingWhiteSpace(of: unit)
-                if unit.isEmpty { return }  // all white space: the line stays open for more
+                if unit.isEmpty { return }  // all white space: the line waits for what follows
                 endLine(at: lineEnd, isParagraphEnd: false)
                 continue
             }

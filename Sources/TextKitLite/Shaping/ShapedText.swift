@@ -34,17 +34,6 @@ public struct ShapedText: Sendable {
     }
 }
 
-extension ParagraphDirection {
-    /// The paragraph embedding level asked for, nil for auto.
-    var level: UInt8? {
-        switch self {
-        case .auto: nil
-        case .leftToRight: 0
-        case .rightToLeft: 1
-        }
-    }
-}
-
 extension FontFallbackChain {
     /// The font a style asks for before the chain, if any.
     func preferredFont(for style: TextStyle) -> Font? {

@@ -33,3 +33,22 @@ enum Paragraphs {
         }
     }
 }
+
+/// The base direction of paragraphs (UAX #9 rules P2–P3, or explicit).
+public enum ParagraphDirection: String, Sendable, Hashable, Codable, CaseIterable {
+    /// From the first strong character; left-to-right when there is none.
+    case auto
+    case leftToRight
+    case rightToLeft
+}
+
+extension ParagraphDirection {
+    /// The paragraph embedding level asked for, nil for auto.
+    var level: UInt8? {
+        switch self {
+        case .auto: nil
+        case .leftToRight: 0
+        case .rightToLeft: 1
+        }
+    }
+}
