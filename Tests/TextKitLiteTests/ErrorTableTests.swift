@@ -19,6 +19,7 @@ import Testing
                 ("half.ttf", sans.prefix(sans.count / 2)),
                 ("empty.ttf", Data()),
                 ("text.ttf", Data("not a font at all, just some text\n".utf8)),
+                ("zeroed-head.ttf", zeroingTable("head", of: sans)),
                 ("bad-utf8.txt", Data([0x61, 0x0A, 0x62, 0xFF, 0x63])),
                 ("plain-file", Data("a regular file where a directory is expected".utf8)),
                 ("long-line.jsonl", Data(#"{"id": 1, "text": "ok"}"#.utf8) + Data([0x0A])
@@ -32,6 +33,19 @@ import Testing
         }()
 
         static func path(_ name: String) -> String { directory + "/" + name }
+
+        /// `font` with the bytes of its table `tag` zeroed (found through the sfnt table directory).
+        static func zeroingTable(_ tag: String, of font: Data) -> Data {
+            var bytes = [UInt8](font)
+            func read32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            let tables = Int(bytes[4]) << 8 | Int(bytes[5])
+            for record in stride(from: 12, to: 12 + 16 * tables, by: 16)
+                where String(decoding: bytes[record..<record + 4], as: UTF8.self) == tag {
+                let offset = read32(record + 8), length = read32(record + 12)
+                for i in offset..<min(offset + length, bytes.count) { bytes[i] = 0 }
+            }
+            return Data(bytes)
+        }
 
         /// The two-face ASCII subset of DejaVu Sans (Fixtures/README.md).
         static let twoFaces = Fixtures.testsDirectory.appendingPathComponent("Fixtures/TwoFaces.ttc").path
@@ -87,6 +101,13 @@ import Testing
             return
         }
         #expect(error!.description.hasPrefix("not a usable font file: \(path) ("))
+    }
+
+    /// The font fuzzer's row: a damaged table FreeType refuses is named in its words.
+    @Test func zeroedHeadTableIsABrokenTable() {
+        let path = Files.path("zeroed-head.ttf")
+        let error = Self.error(FontError.self) { _ = try Font.load(path: path) }
+        #expect(error?.description == "not a usable font file: \(path) (broken table)")
     }
 
     @Test func faceIndexOutOfRange() {
