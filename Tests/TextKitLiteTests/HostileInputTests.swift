@@ -125,7 +125,7 @@ import Testing
     /// A long cluster is shaped in parts of at most `maxShapedClusterLength` units that
     /// allow no break between them; a long word of short clusters is shaped whole.
     @Test func onlyLongClustersAreShapedInParts() throws {
-        let limit = Itemizer.maxShapedClusterLength
+        let limit = WordCutter.maxShapedClusterLength
         let marks = try Fixtures.engine.shape(AttributedText("a" + String(repeating: "\u{301}", count: 100), style: TextStyle(size: 17)))
         let pieces = marks.paragraphs[0].pieces
         #expect(pieces.count == (101 + limit - 1) / limit)

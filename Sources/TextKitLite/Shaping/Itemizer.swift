@@ -26,8 +26,8 @@ struct TextItem {
 }
 
 /// Splits a paragraph into items (runs of one style, script, bidi level and resolved font),
-/// cuts the items at line-break opportunities into words, and gets each word shaped from a
-/// `WordSource` (the shaped-word cache, or HarfBuzz).
+/// has a `WordCutter` cut them into words, and gets each word shaped from a `WordSource`
+/// (the shaped-word cache, or HarfBuzz).
 struct Itemizer {
     let text: AttributedText
     /// Per style: the font asked for by `TextStyle.font` (nil for `.chain`).
@@ -114,11 +114,10 @@ struct Itemizer {
 
         let graphemes = UnicodeProperties.graphemeBoundaries(original, everyUnitOwnGrapheme: scan.everyUnitOwnGrapheme)
         let locale = breakLocale(hasHanOrKana: scan.hasHanOrKana, style: text.runs.isEmpty ? nil : text.runs[Int(firstStyle)].style)
-        let breaks = UnicodeProperties.lineBreaks(original, locale: locale)
+        var cutter = WordCutter(breaks: UnicodeProperties.lineBreaks(original, locale: locale), length: length)
         sink.beginParagraph(paragraph, level: resolvedLevel, graphemes: graphemes.offset(by: Int32(base)))
 
         // Resolve script and font per grapheme cluster, and cut items where anything changes.
-        var shapingCuts: [Int] = []  // inside clusters too long to shape whole (almost always none)
         var items: [TextItem] = []
         items.reserveCapacity(8)  // most paragraphs have a few items: no regrowth
         var runIndex = text.runIndex(at: base) ?? 0
@@ -187,17 +186,14 @@ struct Itemizer {
                     if script.isNeutral { pendingNeutralItems += 1 }
                 }
             }
-            if clusterEnd - clusterStart > Self.maxShapedClusterLength {
-                Self.cutForShaping(original, clusterStart..<clusterEnd, into: &shapingCuts)
-            }
+            cutter.noteCluster(clusterStart..<clusterEnd, of: original)
             clusterStart = clusterEnd
         }
 
-        // Cut items at break opportunities into words, and shape each word.
-        sink.reserve(breaks.count + items.count)
+        // Cut items into words, and shape each word.
+        sink.reserve(cutter.estimatedWordCount(items: items.count))
         var words = WordSource(cache: cache, shaper: shaper)
         defer { words.finish() }
-        var breakIndex = 0, cutIndex = 0
         for item in items {
             let font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
@@ -205,34 +201,12 @@ struct Itemizer {
             words.begin(item, font: font, language: language)
             var pieceStart = item.start
             while pieceStart < item.end {
-                while breakIndex < breaks.count, Int(breaks[breakIndex]) <= pieceStart { breakIndex += 1 }
-                let nextBreak = breakIndex < breaks.count ? Int(breaks[breakIndex]) : length
-                while cutIndex < shapingCuts.count, shapingCuts[cutIndex] <= pieceStart { cutIndex += 1 }
-                let pieceEnd = min(nextBreak, item.end, cutIndex < shapingCuts.count ? shapingCuts[cutIndex] : length)
+                let (pieceEnd, breakAfter) = cutter.word(from: pieceStart, itemEnd: item.end)
                 let next = words.piece(UnsafeBufferPointer(rebasing: shaping[pieceStart..<pieceEnd]), start: Int32(base + pieceStart),
-                                       item: item, font: font, size: size, language: language, breakAfter: pieceEnd == nextBreak)
+                                       item: item, font: font, size: size, language: language, breakAfter: breakAfter)
                 guard sink.take(next) else { return }
                 pieceStart = pieceEnd
             }
-        }
-    }
-
-    /// The most UTF-16 units of one grapheme cluster shaped at once. HarfBuzz positions a
-    /// mark against what precedes it in its cluster, in time quadratic in the cluster's
-    /// length (a base with 40,000 marks: seconds); past a few dozen, stacked marks mean
-    /// nothing (Unicode's stream-safe text format, UAX #15, allows 30 in a row). A longer
-    /// cluster is shaped in parts of this many units: each part costs a bounded time.
-    static let maxShapedClusterLength = 32
-
-    /// Adds the offsets where cluster `range` of `units` is cut into parts for shaping:
-    /// every `maxShapedClusterLength` units, never inside a surrogate pair.
-    private static func cutForShaping(_ units: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, into cuts: inout [Int]) {
-        var cut = range.lowerBound + maxShapedClusterLength
-        while cut < range.upperBound {
-            if UTF16.isTrailSurrogate(units[cut]) { cut += 1 }
-            guard cut < range.upperBound else { break }
-            cuts.append(cut)
-            cut += maxShapedClusterLength
         }
     }
 
