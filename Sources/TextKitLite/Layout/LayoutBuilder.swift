@@ -48,11 +48,7 @@ struct LayoutBuilder {
             // Natural metrics: the tallest font on the line.
             var metrics = LineMetrics()
             for piece in line.pieces { metrics.include(piece, in: fonts) }
-            var natural = metrics.value
-            if metrics.isEmpty {
-                let paragraph = shaped.paragraphs[line.paragraph]
-                natural = paragraph.emptyFont.metrics(size: styles[Int(paragraph.emptyStyle)].size)
-            }
+            let natural = metrics.value(empty: shaped.paragraphs[line.paragraph].emptyMetrics)
             let (y, height) = stack.add(natural: natural)
             let primary = stack.primary
             let baseline = options.lineHeightMode == .natural

@@ -15,8 +15,7 @@ enum TextMeasurer {
         let (breaker, truncated) = TextLines.breakLines(paragraphCount: paragraphs.count, options: options, into: measurer) {
             index, breaker in
             let paragraph = paragraphs[index]
-            // A line with no pieces (an empty paragraph's, or a truncated one left with an
-            // empty token) is sized by its paragraph's first style, as in a layout.
+            // A line with no pieces is sized as in a layout (`Itemizer.emptyLineMetrics`).
             if natural { breaker.receiver.emptyLineMetrics = itemizer.emptyLineMetrics(paragraph) }
             itemizer.stream(paragraph, into: &breaker)
             breaker.endParagraph()

@@ -83,7 +83,7 @@ struct LineMeasurer: LineReceiver {
     mutating func endLine(_ line: LineEnd) -> Bool {
         lineStarts.append(Int(line.start))
         if naturalFonts != nil {
-            lineMetrics.append(metrics.isEmpty ? emptyLineMetrics : metrics.value)
+            lineMetrics.append(metrics.value(empty: emptyLineMetrics))
             metrics = LineMetrics()
         }
         lastLine = line
@@ -98,14 +98,14 @@ struct LineMeasurer: LineReceiver {
         guard let naturalFonts else { return }
         var metrics = LineMetrics()
         for piece in line.pieces { metrics.include(piece, in: naturalFonts) }
-        lineMetrics[lineMetrics.count - 1] = metrics.isEmpty ? emptyLineMetrics : metrics.value
+        lineMetrics[lineMetrics.count - 1] = metrics.value(empty: emptyLineMetrics)
     }
 }
 
 /// The natural metrics of a line: the maxima over the fonts of its pieces.
 struct LineMetrics {
-    private(set) var value = FontMetrics.none
-    private(set) var isEmpty = true
+    private var value = FontMetrics.none
+    private var isEmpty = true
     private var previousFont = Int16(-1), previousSize = 0.0
 
     /// Includes a piece's font at its size (`chain`: the text's fallback chain).
@@ -117,6 +117,9 @@ struct LineMetrics {
         (previousFont, previousSize) = (piece.fontIndex, piece.size)
         value.include(piece.font(in: chain).metrics(size: piece.size))
     }
+
+    /// The line's metrics; `empty` for a line with no pieces (its paragraph's empty-line metrics).
+    func value(empty: FontMetrics) -> FontMetrics { isEmpty ? empty : value }
 }
 
 /// Stacks line boxes from the top inset down: each box as tall as the options' line height

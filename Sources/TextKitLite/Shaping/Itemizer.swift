@@ -8,9 +8,8 @@ struct ShapedParagraph: Sendable {
     var pieces: [ShapedPiece]
     /// Grapheme cluster boundaries after the paragraph start (absolute offsets, ascending).
     var graphemes: GraphemeBoundaries
-    /// Style and font that size the line of an empty paragraph.
-    var emptyStyle: Int32
-    var emptyFont: Font
+    /// Natural metrics of a line with no pieces (the paragraph's first style's font and size).
+    var emptyMetrics: FontMetrics
 }
 
 /// A run of one style, script, bidi level and font, in paragraph offsets.
@@ -50,23 +49,18 @@ struct Itemizer {
     }
 
     func shape(_ paragraph: ParagraphRange) -> ShapedParagraph {
-        let (emptyStyle, emptyFont) = emptyLine(paragraph)
         var sink = PieceArray()
         stream(paragraph, into: &sink)
         return ShapedParagraph(range: paragraph, level: sink.level, pieces: sink.pieces, graphemes: sink.graphemes,
-                               emptyStyle: emptyStyle, emptyFont: emptyFont)
+                               emptyMetrics: emptyLineMetrics(paragraph))
     }
 
-    /// The style and font that size the line of an empty paragraph (and the paragraph's first style).
-    func emptyLine(_ paragraph: ParagraphRange) -> (style: Int32, font: Font) {
-        let style = Int32(text.runIndex(at: paragraph.content.lowerBound) ?? 0)
-        return (style, preferredFonts.isEmpty ? chain.primary : (preferredFonts[Int(style)] ?? chain.primary))
-    }
-
-    /// The natural metrics of an empty paragraph's line.
+    /// The natural metrics of a line of `paragraph` with no pieces (an empty paragraph's, or
+    /// a truncated line left with an empty token): its first style's font at its size.
     func emptyLineMetrics(_ paragraph: ParagraphRange) -> FontMetrics {
-        let (style, font) = emptyLine(paragraph)
-        return font.metrics(size: text.runs[Int(style)].style.size)
+        let style = text.runIndex(at: paragraph.content.lowerBound) ?? 0
+        let font = preferredFonts.isEmpty ? chain.primary : (preferredFonts[style] ?? chain.primary)
+        return font.metrics(size: text.runs[style].style.size)
     }
 
     /// Itemizes and shapes a paragraph: tells `sink` its level and grapheme boundaries, then
