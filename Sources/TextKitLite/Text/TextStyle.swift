@@ -1,5 +1,5 @@
 /// The attributes of a run of text.
-public struct TextStyle: Sendable, Hashable, Codable {
+public struct TextStyle: Sendable, Hashable {
     /// Which font draws the run.
     public enum FontChoice: Sendable, Hashable {
         /// The layout's fallback chain, in order.
@@ -8,6 +8,12 @@ public struct TextStyle: Sendable, Hashable, Codable {
         case family(String)
         /// An explicit font (e.g. loaded from a file), falling back along the chain.
         case font(Font)
+    }
+
+    /// A font weight. A chain font with a face of that weight in the chain uses it; any
+    /// other font is emboldened (outlines widened, advances widened to match).
+    public enum Weight: String, Sendable, Hashable, Codable, CaseIterable {
+        case regular, bold
     }
 
     /// Font selection.
@@ -22,16 +28,131 @@ public struct TextStyle: Sendable, Hashable, Codable {
     /// BCP 47 language ("zh", "ja", "ar"): selects HarfBuzz's language-specific forms and
     /// ICU's line-break tailoring.
     public var language: String?
+    /// Font weight.
+    public var weight: Weight
+    /// Italic: an italic face of the family when the chain has one, else slanted outlines.
+    public var isItalic: Bool
+    /// A line under the text, where and as thick as the font's `post` table says.
+    public var underline: Bool
+    /// A line through the text, where and as thick as the font's `OS/2` table says.
+    public var strikethrough: Bool
+    /// Extra space after each grapheme cluster, in points (negative tightens). None is
+    /// added inside a cluster or inside a joined (cursive) word.
+    public var letterSpacing: Double
+    /// OpenType features for HarfBuzz, in order (later settings of a tag win).
+    public var features: [FontFeature]
 
     public init(font: FontChoice = .chain, size: Double = 17, ink: UInt8 = 0,
-                link: String? = nil, language: String? = nil) {
+                link: String? = nil, language: String? = nil, weight: Weight = .regular, isItalic: Bool = false,
+                underline: Bool = false, strikethrough: Bool = false, letterSpacing: Double = 0,
+                features: [FontFeature] = []) {
         self.font = font
         self.size = size
         self.ink = ink
         self.link = link
         self.language = language
+        self.weight = weight
+        self.isItalic = isItalic
+        self.underline = underline
+        self.strikethrough = strikethrough
+        self.letterSpacing = letterSpacing
+        self.features = features
     }
 
     /// True when the run is a link or highlight.
     public var isLink: Bool { link != nil }
+}
+
+/// An OpenType feature setting: a four-letter tag and its value (0 off, 1 on, or an
+/// alternate's index), as `hb_feature_t` without a range.
+public struct FontFeature: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The four-character tag, e.g. "liga", "tnum", "ss01".
+    public let tag: String
+    public let value: UInt32
+
+    /// A feature from its tag (four printable ASCII characters) and value.
+    public init?(tag: String, value: UInt32 = 1) {
+        guard tag.unicodeScalars.count == 4, tag.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) else { return nil }
+        self.tag = tag
+        self.value = value
+    }
+
+    /// A feature from CSS-like text: "tnum" (on), "-liga" (off), "+kern", "ss01=2".
+    public init?(_ text: some StringProtocol) {
+        var body = Substring(text)
+        var value: UInt32 = 1
+        if body.hasPrefix("-") { value = 0; body = body.dropFirst() }
+        else if body.hasPrefix("+") { body = body.dropFirst() }
+        if let equals = body.firstIndex(of: "=") {
+            guard value == 1, let parsed = UInt32(body[body.index(after: equals)...]) else { return nil }
+            value = parsed
+            body = body[..<equals]
+        }
+        self.init(tag: String(body), value: value)
+    }
+
+    /// A list of features separated by commas: "tnum,-liga".
+    public static func list(_ text: String) -> [FontFeature]? {
+        var result: [FontFeature] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let feature = FontFeature(part.trimmingSpaces) else { return nil }
+            result.append(feature)
+        }
+        return result
+    }
+
+    public var description: String {
+        switch value {
+        case 0: "-\(tag)"
+        case 1: tag
+        default: "\(tag)=\(value)"
+        }
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var result = self
+        while result.first == " " { result = result.dropFirst() }
+        while result.last == " " { result = result.dropLast() }
+        return result
+    }
+}
+
+extension TextStyle: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case font, size, ink, link, language, weight, isItalic, underline, strikethrough, letterSpacing, features
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(font, forKey: .font)
+        try container.encode(size, forKey: .size)
+        try container.encode(ink, forKey: .ink)
+        try container.encodeIfPresent(link, forKey: .link)
+        try container.encodeIfPresent(language, forKey: .language)
+        // Attributes at their defaults are left out: plain text encodes as before.
+        if weight != .regular { try container.encode(weight, forKey: .weight) }
+        if isItalic { try container.encode(isItalic, forKey: .isItalic) }
+        if underline { try container.encode(underline, forKey: .underline) }
+        if strikethrough { try container.encode(strikethrough, forKey: .strikethrough) }
+        if letterSpacing != 0 { try container.encode(letterSpacing, forKey: .letterSpacing) }
+        if !features.isEmpty { try container.encode(features, forKey: .features) }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            font: try container.decode(FontChoice.self, forKey: .font),
+            size: try container.decode(Double.self, forKey: .size),
+            ink: try container.decode(UInt8.self, forKey: .ink),
+            link: try container.decodeIfPresent(String.self, forKey: .link),
+            language: try container.decodeIfPresent(String.self, forKey: .language),
+            weight: try container.decodeIfPresent(Weight.self, forKey: .weight) ?? .regular,
+            isItalic: try container.decodeIfPresent(Bool.self, forKey: .isItalic) ?? false,
+            underline: try container.decodeIfPresent(Bool.self, forKey: .underline) ?? false,
+            strikethrough: try container.decodeIfPresent(Bool.self, forKey: .strikethrough) ?? false,
+            letterSpacing: try container.decodeIfPresent(Double.self, forKey: .letterSpacing) ?? 0,
+            features: try container.decodeIfPresent([FontFeature].self, forKey: .features) ?? [])
+    }
 }
