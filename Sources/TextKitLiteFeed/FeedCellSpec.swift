@@ -60,6 +60,8 @@ struct FeedCellSpec: Sendable {
     private let authorStyle: TextStyle
     private let body: BlockStyles, quote: BlockStyles
     private let footer: AttributedText
+    /// The measuring specs of the usual shapes (up to 9 images), made once, not per post.
+    private var measuringSpecs: [Shape: LayoutSpec] = [:]
 
     init(style: FeedCellStyle, measureOnly: Bool) {
         self.style = style
@@ -68,6 +70,14 @@ struct FeedCellSpec: Sendable {
         body = BlockStyles(size: style.bodySize, style: style)
         quote = BlockStyles(size: style.quoteSize, style: style)
         footer = AttributedText(style.footerText, style: TextStyle(size: style.footerSize, ink: style.secondaryInk))
+        for hasBody in [false, true] {
+            for hasQuote in [false, true] {
+                for images in 0..<10 {
+                    let shape = Shape(hasBody: hasBody, hasQuote: hasQuote, images: images)
+                    measuringSpecs[shape] = measuringSpec(shape)
+                }
+            }
+        }
     }
 
     /// The cell's spec for posts of `shape`; `text` makes each text block from its field
@@ -94,7 +104,8 @@ struct FeedCellSpec: Sendable {
     /// The spec for measuring posts of `shape`: its text blocks are placeholders, each
     /// measured from its field of the post being measured.
     func measuringSpec(_ shape: Shape) -> LayoutSpec {
-        spec(shape) { field, options in .attributedText(id: field.rawValue, text: Self.placeholder, options: options) }
+        measuringSpecs[shape]
+            ?? spec(shape) { field, options in .attributedText(id: field.rawValue, text: Self.placeholder, options: options) }
     }
 
     private static let placeholder = AttributedText("")
