@@ -28,6 +28,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var fontOptions: FontOptions
 
+    @OptionGroup(title: "Text style") var styleOptions: StyleOptions
+
     @Option(name: .customLong("max-lines"), parsing: .unconditional, help: "Most lines to show, 0 for no limit.")
     var maxLines: Int = 0
 
@@ -114,7 +116,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("no text: give it as an argument, with --file, or on standard input")
         }
         let engine = TextEngine(fonts: try fontOptions.chain())
-        let style = TextStyle(size: fontOptions.fontSize)
+        let style = try styleOptions.style(size: fontOptions.fontSize)
         let options = LayoutOptions(
             width: width, maxLines: maxLines, truncation: truncation,
             truncationToken: truncationToken.map { AttributedText($0, style: style) }, alignment: align,

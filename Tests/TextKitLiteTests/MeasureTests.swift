@@ -45,11 +45,13 @@ import Testing
     @Test func textMeasurementsEqualLayouts() throws {
         let engine = TextEngine(fonts: Fixtures.engine.fonts)
         let styles = [TextStyle(size: 15), TextStyle(size: 17.5, language: "ja"),
-                      TextStyle(font: .font(Fixtures.cjk), size: 13)]
+                      TextStyle(font: .font(Fixtures.cjk), size: 13),
+                      TextStyle(size: 16, weight: .bold, isItalic: true, features: [FontFeature("-liga")!])]
         var compared = 0
         for (t, string) in Self.texts.enumerated() {
             var text = AttributedText(string, style: styles[t % styles.count])
             if t % 4 == 1, text.utf16Count > 6 { text.updateStyle(in: 2..<6) { $0.size = 24 } }
+            if t % 4 == 2, text.utf16Count > 9 { text.updateStyle(in: 3..<9) { $0.weight = .bold } }
             for options in Self.optionSets {
                 for width in Self.widths {
                     var options = options

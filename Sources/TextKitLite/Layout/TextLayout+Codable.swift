@@ -5,21 +5,29 @@ import Foundation
 // from the recorded path, else from the bundled fonts folder by file name.
 
 /// A font named by its file and face, as stored in encoded layouts and styles.
+/// A variant (features, synthesis) records them too; plain fonts encode as before.
 struct FontReference: Codable, Hashable {
     var file: String
     var path: String
     var faceIndex: Int
+    var features: [FontFeature]?
+    var syntheticBold: Bool?
+    var syntheticOblique: Bool?
 
     init(_ font: Font) {
         path = font.path
         file = URL(fileURLWithPath: font.path).lastPathComponent
         faceIndex = font.faceIndex
+        features = font.features.isEmpty ? nil : font.features
+        syntheticBold = font.isSyntheticBold ? true : nil
+        syntheticOblique = font.isSyntheticItalic ? true : nil
     }
 
     func resolve(codingPath: [CodingKey]) throws -> Font {
-        if let font = try? Font.load(path: path, faceIndex: faceIndex) { return font }
+        let synthesis = FontSynthesis(emboldened: syntheticBold ?? false, slanted: syntheticOblique ?? false)
+        if let font = try? Font.load(path: path, faceIndex: faceIndex) { return font.variant(synthesis, features: features ?? []) }
         do {
-            return try Font.load(path: BundledFonts.path(file), faceIndex: faceIndex)
+            return try Font.load(path: BundledFonts.path(file), faceIndex: faceIndex).variant(synthesis, features: features ?? [])
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "font \(path)#\(faceIndex): \(error)"))
         }

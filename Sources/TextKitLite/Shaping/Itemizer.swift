@@ -188,10 +188,18 @@ struct Itemizer {
         sink.reserve(cutter.estimatedWordCount(items: items.count))
         var words = WordSource(cache: cache, shaper: shaper)
         defer { words.finish() }
-        for item in items {
-            let font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
+        for var item in items {
+            var font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
-            let size = text.runs[Int(item.style)].style.size, language = text.runs[Int(item.style)].style.language
+            let style = text.runs[Int(item.style)].style
+            let size = style.size, language = style.language
+            if style.weight != .regular || style.isItalic || !style.features.isEmpty {
+                let styled = chain.font(font, for: style, covering: UnsafeBufferPointer(rebasing: shaping[item.start..<item.end]))
+                if styled !== font {
+                    font = styled
+                    item.font = -1  // not a chain font: the pieces' words hold it
+                }
+            }
             words.begin(item, font: font, language: language)
             var pieceStart = item.start
             while pieceStart < item.end {

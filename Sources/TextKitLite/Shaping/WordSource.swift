@@ -64,7 +64,7 @@ struct WordSource {
                                  text: slice, seed: cache.seed)
         if let word = cache.word(for: key) { return word }
         cache.recordShaping()
-        let shaped = shaper.shape(font.harfBuzz, text: slice, rightToLeft: rightToLeft, script: item.script, language: language)
+        let shaped = shaper.shape(font, text: slice, rightToLeft: rightToLeft, script: item.script, language: language)
         let word = ShapedWord(font: font, shaped: shaped ?? ShapedGlyphs(), units: slice, rightToLeft: rightToLeft)
         cache.insert(word, for: key)
         return word
