@@ -46,7 +46,8 @@ import Testing
         let engine = TextEngine(fonts: Fixtures.engine.fonts)
         let styles = [TextStyle(size: 15), TextStyle(size: 17.5, language: "ja"),
                       TextStyle(font: .font(Fixtures.cjk), size: 13),
-                      TextStyle(size: 16, weight: .bold, isItalic: true, features: [FontFeature("-liga")!])]
+                      TextStyle(size: 16, weight: .bold, isItalic: true, features: [FontFeature("-liga")!]),
+                      TextStyle(size: 14, letterSpacing: 1.25)]
         var compared = 0
         for (t, string) in Self.texts.enumerated() {
             var text = AttributedText(string, style: styles[t % styles.count])

@@ -132,6 +132,49 @@ import Testing
         #expect(abs(strokes.last!.x + strokes.last!.width - layout.lines[0].runs.last!.x - layout.lines[0].runs.last!.width) < 1e-9)
     }
 
+    @Test func letterSpacingAddsItsAmountAfterEachCluster() throws {
+        let string = "Tofu e\u{301}x 中文"  // 9 clusters: T o f u ␠ é x ␠ 中 文 → 10
+        let plain = try layout(string, TextStyle(size: 20))
+        let spaced = try layout(string, TextStyle(size: 20, letterSpacing: 1.5))
+        #expect(spaced.measuredWidth == plain.measuredWidth + 10 * 1.5)
+        // Each cluster's first glyph moves right by the spacing of the clusters before it.
+        let plainGlyphs = plain.allRuns.flatMap { run in zip(run.clusters, run.positions).map { ($0, $1.x) } }
+        let spacedGlyphs = spaced.allRuns.flatMap { run in zip(run.clusters, run.positions).map { ($0, $1.x) } }
+        #expect(plainGlyphs.map(\.0) == spacedGlyphs.map(\.0))
+        let clusterStarts = Array(Set(plainGlyphs.map(\.0))).sorted()
+        for (p, s) in zip(plainGlyphs, spacedGlyphs) {
+            let before = clusterStarts.firstIndex(of: p.0)!
+            #expect(abs(Double(s.1 - p.1) - 1.5 * Double(before)) < 1e-3)
+        }
+    }
+
+    @Test func letterSpacingNeverSplitsAJoinedArabicWord() throws {
+        let string = "مرحبا بالعالم"
+        let plain = try layout(string, TextStyle(size: 20))
+        let spaced = try layout(string, TextStyle(size: 20, letterSpacing: 3))
+        #expect(spaced.measuredWidth == plain.measuredWidth + 2 * 3)  // after each word only
+        // Within each word the glyphs keep their joined positions.
+        let a = plain.allRuns.flatMap(\.positions).map(\.x), b = spaced.allRuns.flatMap(\.positions).map(\.x)
+        #expect(a.count == b.count)
+        let shifts = zip(a, b).map { Double($1 - $0) }
+        #expect(Set(shifts.map { ($0 * 100).rounded() / 100 }).count <= 3)
+    }
+
+    @Test func letterSpacingTurnsOffOptionalLigatures() throws {
+        let spaced = try layout("office", TextStyle(letterSpacing: 1))
+        #expect(spaced.allRuns.reduce(0) { $0 + $1.glyphs.count } == 6)
+    }
+
+    @Test func letterSpacedTextBreaksAndCutsWithTheSpacing() throws {
+        let style = TextStyle(size: 15, letterSpacing: 2)
+        let text = AttributedText("Supercalifragilisticexpialidocious and more words here", style: style)
+        for width in [40.0, 90, 150] {
+            let layout = try Self.engine.layout(text, options: LayoutOptions(width: width))
+            for line in layout.lines { #expect(line.frame.width <= width + 1e-9) }
+            #expect(try Self.engine.measure(text, options: LayoutOptions(width: width)) == TextMeasurement(layout))
+        }
+    }
+
     @Test func featureListsParse() {
         #expect(FontFeature.list("tnum, -liga,+kern,ss01=2")?.map(\.description) == ["tnum", "-liga", "kern", "ss01=2"])
         #expect(FontFeature.list("toolong") == nil)

@@ -141,6 +141,17 @@ struct Script: Hashable, Sendable {
 
     init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// Scripts whose letters join within a word (UAX #9's joining types apply): letter
+    /// spacing goes after such a word, never between its letters.
+    var isCursive: Bool {
+        switch hb_script_t(rawValue: rawValue) {
+        case HB_SCRIPT_ARABIC, HB_SCRIPT_SYRIAC, HB_SCRIPT_MONGOLIAN, HB_SCRIPT_NKO, HB_SCRIPT_MANDAIC,
+             HB_SCRIPT_MANICHAEAN, HB_SCRIPT_PSALTER_PAHLAVI, HB_SCRIPT_ADLAM, HB_SCRIPT_HANIFI_ROHINGYA,
+             HB_SCRIPT_SOGDIAN, HB_SCRIPT_PHAGS_PA, HB_SCRIPT_OLD_UYGHUR: true
+        default: false
+        }
+    }
+
     /// Common, Inherited and Unknown take the script of their neighbours.
     var isNeutral: Bool { self == .common || self == .inherited || self == .unknown }
 }

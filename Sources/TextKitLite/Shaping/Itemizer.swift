@@ -193,8 +193,15 @@ struct Itemizer {
             // Read once per item: each read of a style copies it (and retains its strings).
             let style = text.runs[Int(item.style)].style
             let size = style.size, language = style.language
-            if style.weight != .regular || style.isItalic || !style.features.isEmpty {
-                let styled = chain.font(font, for: style, covering: UnsafeBufferPointer(rebasing: shaping[item.start..<item.end]))
+            var spacing = ShapedPiece.Spacing.none
+            var shapingStyle = style
+            if style.letterSpacing != 0 {
+                spacing = ShapedPiece.Spacing(points: Float(style.letterSpacing), wordEndOnly: item.script.isCursive)
+                // Optional ligatures would hide the spacing inside them (CSS Text 3, § 8.2).
+                if !item.script.isCursive { shapingStyle.features += Self.noOptionalLigatures }
+            }
+            if shapingStyle.weight != .regular || shapingStyle.isItalic || !shapingStyle.features.isEmpty {
+                let styled = chain.font(font, for: shapingStyle, covering: UnsafeBufferPointer(rebasing: shaping[item.start..<item.end]))
                 if styled !== font {
                     font = styled
                     item.font = -1  // not a chain font: the pieces' words hold it
@@ -205,12 +212,15 @@ struct Itemizer {
             while pieceStart < item.end {
                 let (pieceEnd, breakAfter) = cutter.word(from: pieceStart, itemEnd: item.end)
                 let next = words.piece(UnsafeBufferPointer(rebasing: shaping[pieceStart..<pieceEnd]), start: Int32(base + pieceStart),
-                                       item: item, font: font, size: size, language: language, breakAfter: breakAfter)
+                                       item: item, font: font, size: size, language: language, breakAfter: breakAfter,
+                                       letterSpacing: spacing)
                 guard sink.take(next) else { return }
                 pieceStart = pieceEnd
             }
         }
     }
+
+    private static let noOptionalLigatures = ["-liga", "-clig", "-dlig"].map { FontFeature($0)! }
 
     /// ICU line-break locale: the style's language when it is Chinese, Japanese or Korean;
     /// "zh" for untagged text holding Han or kana (CJK punctuation rules); root otherwise.

@@ -20,6 +20,11 @@ struct ShapedPiece: Sendable {
     /// Text offset of the shaped word's cluster 0.
     var wordStart: Int32
     private(set) var glyphs: Glyphs
+    /// Letter spacing in points (`TextStyle.letterSpacing`) after each cluster, or, in a
+    /// word of a cursive script (`spacesWordEndOnly`), after the word's last cluster only.
+    /// Part of `width`, `hang` and every advance the piece reports.
+    let letterSpacing: Float
+    let spacesWordEndOnly: Bool
     /// Index of the font in the fallback chain the text was shaped with; -1 when the font
     /// is a style's own (only with a word, which holds its font).
     let fontIndex: Int16
@@ -39,8 +44,11 @@ struct ShapedPiece: Sendable {
     private(set) var hang: Double = 0
 
     /// A piece holding a whole shaped word.
-    init(word: ShapedWord, start: Int32, fontIndex: Int, size: Double, style: Int32, level: UInt8, breakAfter: Bool) {
+    init(word: ShapedWord, start: Int32, fontIndex: Int, size: Double, style: Int32, level: UInt8, breakAfter: Bool,
+         letterSpacing: Spacing = .none) {
         glyphs = .word(word, 0..<word.glyphCount)
+        self.letterSpacing = letterSpacing.points
+        spacesWordEndOnly = letterSpacing.wordEndOnly
         self.start = start
         self.end = start + Int32(word.length)
         self.wordStart = start
@@ -54,14 +62,27 @@ struct ShapedPiece: Sendable {
         width = Double(word.totalAdvance) * scale
         hangStart = start + word.trailingSpaceStart
         hang = word.trailingSpaceStart == word.length ? 0 : Double(word.hangingAdvance) * scale
+        if self.letterSpacing != 0 {
+            width += spacing(word, 0..<Int(word.glyphCount))
+            if hang != 0 { hang += spacing(word, word.hangingGlyphs) }
+        }
+    }
+
+    /// Letter spacing of a piece: points after each cluster, or after a cursive word only.
+    struct Spacing {
+        var points: Float
+        var wordEndOnly: Bool
+        static let none = Spacing(points: 0, wordEndOnly: false)
     }
 
     /// A piece of one unit shaped to a lone glyph of chain font `fontIndex` (0...Int16.max).
     ///
     /// Measured as the same word held by reference would be, to the bit.
     init(lone glyph: LoneGlyphTable.Glyph, unit: UInt16, start: Int32, fontIndex: Int, unitsPerEm: Int,
-         size: Double, style: Int32, level: UInt8, breakAfter: Bool) {
+         size: Double, style: Int32, level: UInt8, breakAfter: Bool, letterSpacing: Spacing = .none) {
         glyphs = .lone(glyph.id)
+        self.letterSpacing = letterSpacing.points
+        spacesWordEndOnly = letterSpacing.wordEndOnly
         self.start = start
         end = start + 1
         wordStart = start
@@ -70,7 +91,7 @@ struct ShapedPiece: Sendable {
         self.style = style
         self.level = level
         self.breakAfter = breakAfter
-        width = Double(Int64(glyph.advance)) * (size / Double(unitsPerEm))
+        width = Double(Int64(glyph.advance)) * (size / Double(unitsPerEm)) + Double(self.letterSpacing)
         if UnicodeProperties.isHangingSpace(unit) {
             hangStart = start
             hang = width
@@ -119,6 +140,36 @@ struct ShapedPiece: Sendable {
         let hanging = word.hangingStart(from: start - wordStart, to: end - wordStart)
         hangStart = wordStart + hanging
         hang = hanging == end - wordStart ? 0 : Double(word.advance(of: word.glyphs(from: hanging, in: glyphs))) * scale
+        if letterSpacing != 0 {
+            width += spacing(word, glyphs)
+            if hang != 0 { hang += spacing(word, word.glyphs(from: hanging, in: glyphs)) }
+        }
+    }
+
+    /// The piece ends where its word ends (a cursive word's spacing is there).
+    private var endsWord: Bool { word.map { end == wordStart + $0.length } ?? true }
+
+    /// The letter spacing of glyphs `range` of the piece's `word`, in points.
+    ///
+    /// - Complexity: O(n) in the range's glyphs (only for letter-spaced text).
+    private func spacing(_ word: ShapedWord, _ range: Range<Int>) -> Double {
+        if spacesWordEndOnly {
+            // The word's last cluster: the last glyph for left-to-right, the first for right-to-left.
+            let last = word.rightToLeft ? 0 : Int(word.glyphCount) - 1
+            return endsWord && range.contains(last) ? Double(letterSpacing) : 0  // cuts keep clusters whole
+        }
+        var clusters = 0
+        for g in range where g + 1 == range.upperBound || word.clusters[g + 1] != word.clusters[g] { clusters += 1 }
+        return Double(letterSpacing) * Double(clusters)
+    }
+
+    /// The spacing after the cluster of glyph `g` of the piece's word.
+    @inline(__always)
+    private func spacing(afterClusterOf g: Int, of word: ShapedWord) -> Double {
+        guard letterSpacing != 0 else { return 0 }
+        guard spacesWordEndOnly else { return Double(letterSpacing) }
+        let last = word.clusters[word.rightToLeft ? 0 : Int(word.glyphCount) - 1]
+        return endsWord && word.clusters[g] == last ? Double(letterSpacing) : 0
     }
 
     /// Visits the piece's glyphs in HarfBuzz order (visual): ID, offsets and advance in
@@ -132,8 +183,9 @@ struct ShapedPiece: Sendable {
             let scale = size / Double(word.font.unitsPerEm)
             for g in Int(range.lowerBound)..<Int(range.upperBound) {
                 let endsCluster = g + 1 == Int(range.upperBound) || word.clusters[g + 1] != word.clusters[g]
+                let spacing = endsCluster ? spacing(afterClusterOf: g, of: word) : 0
                 body(word.glyphs[g], Double(word.xOffsets[g]) * scale, -Double(word.yOffsets[g]) * scale,
-                     Double(word.advances[g]) * scale, word.clusters[g], endsCluster)
+                     Double(word.advances[g]) * scale + spacing, word.clusters[g], endsCluster)
             }
         }
     }
@@ -168,7 +220,7 @@ struct ShapedPiece: Sendable {
                 units &+= word.advances[j]
                 k += 1
             }
-            if !body(wordStart + cluster, Double(units) * scale) { return false }
+            if !body(wordStart + cluster, Double(units) * scale + spacing(afterClusterOf: i, of: word)) { return false }
         }
         return true
     }
