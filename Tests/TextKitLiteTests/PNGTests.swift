@@ -141,8 +141,11 @@ import Testing
     }
 
     @Test func fileLargerThanTheLimit() {
-        #expect(throws: ImageError(path: "/dev/zero", reason: .fileTooLarge(bytes: 1 << 16, limit: 1000))) {
-            try ImageFile.contents(of: "/dev/zero", limit: 1000)
+        #expect(throws: ImageError(path: "/dev/zero", reason: .fileTooLarge(bytes: (64 << 20) + (1 << 16), limit: 64 << 20))) {
+            try GrayImage(pngFile: "/dev/zero")
+        }
+        #expect(throws: FileBytes.Failure.tooLarge(bytes: 1 << 16, limit: 1000)) {
+            try FileBytes.contents(of: "/dev/zero", limit: 1000)
         }
     }
 

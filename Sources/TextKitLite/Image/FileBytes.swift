@@ -6,21 +6,33 @@ import Musl
 import Darwin
 #endif
 
-/// Reads image files whole, through POSIX calls.
-enum ImageFile {
-    /// The largest image file read: 64 MB (a PNG of 4096 × 4096 RGBA pixels stored without
-    /// compression is that size).
-    static let maximumSize = 64 << 20
+/// Reads small files whole through POSIX calls: images here, and (being `package`) the
+/// feed layer's emoticon table.
+package enum FileBytes {
+    /// Why a file could not be read.
+    package enum Failure: Error, Equatable, CustomStringConvertible {
+        /// The system's reason ("No such file or directory", "Is a directory").
+        case cannotRead(String)
+        /// The file goes on past the limit (at least `bytes` bytes).
+        case tooLarge(bytes: Int, limit: Int)
+
+        /// The reason in words, without the path.
+        package var description: String {
+            switch self {
+            case .cannotRead(let why): why
+            case .tooLarge(_, let limit): "larger than \(limit) bytes"
+            }
+        }
+    }
 
     /// The bytes of a file, read in chunks until its end, so that a pipe or a device is read
     /// as far as it goes and no further than the limit.
     ///
-    /// - Throws: `ImageError` naming `path`: `.cannotRead` with the system's reason (a
-    ///   directory gives "Is a directory"), `.fileTooLarge` past `maximumSize`.
+    /// - Throws: `Failure.cannotRead` with the system's reason, `.tooLarge` past `limit`.
     /// - Complexity: O(file size).
-    static func contents(of path: String, limit: Int = maximumSize) throws(ImageError) -> [UInt8] {
+    package static func contents(of path: String, limit: Int) throws(Failure) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ImageError(path: path, reason: .cannotRead(String(cString: strerror(errno)))) }
+        guard descriptor >= 0 else { throw .cannotRead(String(cString: strerror(errno))) }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -29,9 +41,9 @@ enum ImageFile {
             if got == 0 { return bytes }
             if got < 0 {
                 if errno == EINTR { continue }
-                throw ImageError(path: path, reason: .cannotRead(String(cString: strerror(errno))))
+                throw .cannotRead(String(cString: strerror(errno)))
             }
-            guard bytes.count + got <= limit else { throw ImageError(path: path, reason: .fileTooLarge(bytes: bytes.count + got, limit: limit)) }
+            guard bytes.count + got <= limit else { throw .tooLarge(bytes: bytes.count + got, limit: limit) }
             bytes.append(contentsOf: chunk[0..<got])
         }
     }

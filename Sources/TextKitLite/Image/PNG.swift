@@ -12,7 +12,7 @@ extension GrayImage {
     /// rounded; gamma chunks are ignored.
     ///
     /// - Parameters:
-    ///   - path: the file; it is read whole (at most 64 MB).
+    ///   - path: the file; it is read whole (at most `maximumFileSize` bytes).
     ///   - maxPixels: the largest `width × height` accepted, checked from the header before
     ///     any pixel is allocated.
     /// - Throws: `ImageError` naming `path`: `.cannotRead` with the system's reason,
@@ -20,8 +20,20 @@ extension GrayImage {
     ///   `.tooLarge`, `.outOfMemory`.
     /// - Complexity: O(file size + pixels).
     public init(pngFile path: String, maxPixels: Int = GrayImage.defaultMaxPixels) throws(ImageError) {
-        try self.init(pngData: ImageFile.contents(of: path), name: path, maxPixels: maxPixels)
+        let data: [UInt8]
+        do {
+            data = try FileBytes.contents(of: path, limit: Self.maximumFileSize)
+        } catch {
+            switch error {
+            case .cannotRead(let why): throw ImageError(path: path, reason: .cannotRead(why))
+            case .tooLarge(let bytes, let limit): throw ImageError(path: path, reason: .fileTooLarge(bytes: bytes, limit: limit))
+            }
+        }
+        try self.init(pngData: data, name: path, maxPixels: maxPixels)
     }
+
+    /// The largest PNG file read: 64 MB (4096 × 4096 RGBA pixels stored without compression).
+    public static let maximumFileSize = 64 << 20
 
     /// Decodes PNG bytes, as `init(pngFile:maxPixels:)` does a file.
     ///
