@@ -35,6 +35,30 @@ public struct EmoticonTable: Sendable, Hashable {
     /// The table without emoticons: no text matches it.
     public static let empty = EmoticonTable(validated: [])
 
+    /// Environment variable naming the emoticon table file, overriding the bundled one.
+    public static let environmentVariable = "TEXTKITLITE_EMOTICONS"
+
+    /// The bundled table: `$TEXTKITLITE_EMOTICONS`, else examples/emoticons/emoticons.json
+    /// at the root of the source tree this library was built from (24 Weibo codes).
+    public static var bundledPath: String {
+        if let path = ProcessInfo.processInfo.environment[environmentVariable], !path.isEmpty { return path }
+        // #filePath = <root>/Sources/TextKitLiteFeed/EmoticonTable.swift
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("examples/emoticons/emoticons.json").path
+    }
+
+    /// The bundled table (`bundledPath`), loaded once per process.
+    ///
+    /// - Throws: `EmoticonTableError` naming the file.
+    public static func bundled() throws(EmoticonTableError) -> EmoticonTable {
+        try bundledTable.get()
+    }
+
+    private static let bundledTable = Result { () throws(EmoticonTableError) -> EmoticonTable in
+        try EmoticonTable(contentsOf: bundledPath)
+    }
+
     /// The longest code body, in Unicode scalars (brackets not counted).
     public static let maximumCodeLength = 16
 
@@ -147,6 +171,27 @@ public struct EmoticonTable: Sendable, Hashable {
             index = candidate.end
             offset = candidate.endOffset
         }
+        return result
+    }
+
+    /// `text` with each known code replaced by its emoticon: an image attachment, a square
+    /// `size` × the code's point size wide, centred on the text's font, in the style of the
+    /// code's first character. Unknown codes stay text.
+    public func attributed(_ text: AttributedText) -> AttributedText {
+        guard !isEmpty else { return text }
+        let matches = self.matches(in: text.string)
+        guard !matches.isEmpty else { return text }
+        var result = AttributedText("", style: text.baseStyle)
+        var position = 0
+        for (range, emoticon) in matches {
+            result.append(text.slice(position..<range.lowerBound))
+            let style = text.style(at: range.lowerBound)
+            let side = emoticon.size * style.size
+            result.append(TextAttachment(size: Size(width: side, height: side), alignment: .center, content: .image(emoticon.image)),
+                          style: style)
+            position = range.upperBound
+        }
+        result.append(text.slice(position..<text.utf16Count))
         return result
     }
 

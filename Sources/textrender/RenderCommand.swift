@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import TextKitLite
+import TextKitLiteFeed
 
 extension TextAlignment: ExpressibleByArgument {}
 extension TruncationMode: ExpressibleByArgument {}
@@ -29,6 +30,10 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var fontOptions: FontOptions
 
     @OptionGroup(title: "Text style") var styleOptions: StyleOptions
+
+    @Option(help: ArgumentHelp("An emoticon table (JSON): its [codes] in the text are drawn as inline images, e.g. examples/emoticons/emoticons.json.",
+                               valueName: "file"))
+    var emoticons: String?
 
     @Option(name: .customLong("max-lines"), parsing: .unconditional, help: "Most lines to show, 0 for no limit.")
     var maxLines: Int = 0
@@ -123,8 +128,9 @@ struct RenderCommand: ParsableCommand {
             lineHeightMultiple: lineHeightMultiple, lineSpacing: fontOptions.lineSpacing,
             lineHeightMode: try lineHeightMode(), insets: EdgeInsets(all: inset), direction: direction)
         let layout: TextLayout
+        let text = try emoticonTable(emoticons).attributed(AttributedText(string, style: style))
         do {
-            layout = try engine.layout(AttributedText(string, style: style), options: options)
+            layout = try engine.layout(text, options: options)
         } catch {
             throw CLIError(error.description)
         }
@@ -229,6 +235,15 @@ struct LayoutReport: Encodable {
     var lineCount: Int
     var truncated: Bool
     var lines: [Line]
+    /// Inline attachments: their U+FFFC as a range of Unicode scalars (of the truncation
+    /// token when `truncationToken` is set) and their box in points.
+    var attachments: [Attachment]
+
+    struct Attachment: Encodable {
+        var range: [Int]
+        var rect: Rect
+        var truncationToken: Bool?
+    }
 
     init(_ layout: TextLayout) {
         width = layout.size.width
@@ -244,6 +259,11 @@ struct LayoutReport: Encodable {
                 scalarStart: bounds[2 * index], scalarEnd: bounds[2 * index + 1],
                 frame: line.frame, baseline: line.baseline, ascent: line.ascent, descent: line.descent,
                 runs: line.runs.count, truncated: line.isTruncated)
+        }
+        attachments = layout.lines.flatMap(\.attachments).map { placed in
+            let text = placed.isTruncationToken ? layout.options.truncationToken ?? AttributedText("") : layout.text
+            let start = text.scalarOffset(utf16Offset: placed.offset)
+            return Attachment(range: [start, start + 1], rect: placed.rect, truncationToken: placed.isTruncationToken ? true : nil)
         }
     }
 }

@@ -59,13 +59,14 @@ extension TextStyle.FontChoice: Codable {
 }
 
 extension AttributedText: Codable {
-    private enum CodingKeys: String, CodingKey { case string, runs, baseStyle }
+    private enum CodingKeys: String, CodingKey { case string, runs, baseStyle, attachments }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(string, forKey: .string)
         try container.encode(runs, forKey: .runs)
         try container.encode(baseStyle, forKey: .baseStyle)
+        if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
     }
 
     public init(from decoder: Decoder) throws {
@@ -80,6 +81,15 @@ extension AttributedText: Codable {
             }
             updateStyle(in: run.range) { $0 = run.style }
             next = run.range.upperBound
+        }
+        var previous = -1
+        for attachment in try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? [] {
+            guard attachment.offset > previous, attachment.offset < utf16Count, utf16[attachment.offset] == TextAttachment.unit else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                       debugDescription: "attachment at \(attachment.offset) is not on an ascending U+FFFC"))
+            }
+            setAttachment(attachment.attachment, at: attachment.offset)
+            previous = attachment.offset
         }
     }
 }
@@ -123,5 +133,37 @@ extension GlyphRun: Codable {
             glyphs: glyphs, positions: positions, clusters: clusters,
             x: try container.decode(Double.self, forKey: .x),
             width: try container.decode(Double.self, forKey: .width))
+    }
+}
+
+extension LayoutLine {
+    private enum CodingKeys: String, CodingKey {
+        case range, frame, baseline, ascent, descent, hangingWidth, runs, attachments, isParagraphEnd, isTruncated
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(range, forKey: .range)
+        try container.encode(frame, forKey: .frame)
+        try container.encode(baseline, forKey: .baseline)
+        try container.encode(ascent, forKey: .ascent)
+        try container.encode(descent, forKey: .descent)
+        try container.encode(hangingWidth, forKey: .hangingWidth)
+        try container.encode(runs, forKey: .runs)
+        if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
+        try container.encode(isParagraphEnd, forKey: .isParagraphEnd)
+        try container.encode(isTruncated, forKey: .isTruncated)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(range: try container.decode(Range<Int>.self, forKey: .range), frame: try container.decode(Rect.self, forKey: .frame),
+                  baseline: try container.decode(Double.self, forKey: .baseline), ascent: try container.decode(Double.self, forKey: .ascent),
+                  descent: try container.decode(Double.self, forKey: .descent),
+                  hangingWidth: try container.decode(Double.self, forKey: .hangingWidth),
+                  runs: try container.decode([GlyphRun].self, forKey: .runs),
+                  attachments: try container.decodeIfPresent([LayoutAttachment].self, forKey: .attachments) ?? [],
+                  isParagraphEnd: try container.decode(Bool.self, forKey: .isParagraphEnd),
+                  isTruncated: try container.decode(Bool.self, forKey: .isTruncated))
     }
 }

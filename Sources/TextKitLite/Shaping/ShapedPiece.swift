@@ -12,6 +12,9 @@ struct ShapedPiece: Sendable {
         /// (`LoneGlyphTable`: a Chinese character, most often): making, copying and freeing
         /// such a piece touches no shared object. Never cut.
         case lone(UInt32)
+        /// An inline attachment (index into its text's `attachments`) and the ascent and
+        /// descent it gives its line, in points. No glyphs; never cut.
+        case attachment(Int32, ascent: Float, descent: Float)
     }
 
     /// UTF-16 range of the piece in the text.
@@ -100,7 +103,32 @@ struct ShapedPiece: Sendable {
         }
     }
 
-    /// The shaped word the piece is a slice of; nil for a lone glyph.
+    /// A piece standing for attachment `index` of the text (its U+FFFC cluster `start..<end`).
+    init(attachment index: Int, _ attachment: TextAttachment, font: FontMetrics, start: Int32, end: Int32, size: Double,
+         style: Int32, level: UInt8, breakAfter: Bool) {
+        let (ascent, descent) = attachment.lineMetrics(font: font)
+        glyphs = .attachment(Int32(index), ascent: Float(ascent), descent: Float(descent))
+        letterSpacing = 0
+        spacesWordEndOnly = false
+        self.start = start
+        self.end = end
+        wordStart = start
+        fontIndex = -1
+        self.size = size
+        self.style = style
+        self.level = level
+        self.breakAfter = breakAfter
+        width = attachment.size.width
+        hangStart = end
+    }
+
+    /// The attachment the piece stands for, with its line metrics; nil for text.
+    var attachment: (index: Int, metrics: FontMetrics)? {
+        guard case .attachment(let index, let ascent, let descent) = glyphs else { return nil }
+        return (Int(index), FontMetrics(ascent: Double(ascent), descent: Double(descent), lineGap: 0))
+    }
+
+    /// The shaped word the piece is a slice of; nil for a lone glyph or an attachment.
     var word: ShapedWord? {
         guard case .word(let word, _) = glyphs else { return nil }
         return word
@@ -111,10 +139,13 @@ struct ShapedPiece: Sendable {
         switch glyphs {
         case .word(_, let range): range.count
         case .lone: 1
+        case .attachment: 0
         }
     }
 
     /// The font the piece was shaped with, `chain` being the text's fallback chain.
+    ///
+    /// - Precondition: the piece is text, not an attachment.
     func font(in chain: FontFallbackChain) -> Font {
         word?.font ?? chain.fonts[Int(fontIndex)]
     }
@@ -122,6 +153,7 @@ struct ShapedPiece: Sendable {
     /// True when both pieces were shaped with the same font (of `chain`).
     func hasSameFont(as other: ShapedPiece, in chain: FontFallbackChain) -> Bool {
         if fontIndex >= 0, other.fontIndex >= 0 { return fontIndex == other.fontIndex }
+        if attachment != nil || other.attachment != nil { return false }
         return font(in: chain) === other.font(in: chain)
     }
 
@@ -179,6 +211,8 @@ struct ShapedPiece: Sendable {
         case .lone(let glyph):
             // Computed as for a word (an offset of 0 scaled), so both kinds place alike.
             body(glyph, 0, -0.0, width, 0, true)
+        case .attachment:
+            return
         case .word(let word, let range):
             let scale = size / Double(word.font.unitsPerEm)
             for g in Int(range.lowerBound)..<Int(range.upperBound) {
