@@ -59,6 +59,17 @@ public struct TextStyle: Sendable, Hashable {
         self.features = features
     }
 
+    /// The style with only what shaping and line breaking depend on (font, size, language,
+    /// weight, slant, letter spacing, features): ink, links and decorations at their defaults.
+    var shapingAttributes: TextStyle {
+        var style = self
+        style.ink = 0
+        style.link = nil
+        style.underline = false
+        style.strikethrough = false
+        return style
+    }
+
     /// True when the run is a link or highlight.
     public var isLink: Bool { link != nil }
 }
