@@ -153,6 +153,7 @@ struct Script: Hashable, Sendable {
     }
 
     /// Common, Inherited and Unknown take the script of their neighbours.
+    @inline(__always)
     var isNeutral: Bool { self == .common || self == .inherited || self == .unknown }
 }
 

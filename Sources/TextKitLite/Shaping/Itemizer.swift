@@ -34,6 +34,9 @@ struct Itemizer {
     /// Per style: the font asked for by `TextStyle.font` (nil for `.chain`).
     /// Empty when every style uses the chain alone.
     let preferredFonts: [Font?]
+    /// Per style: it asks for a weight, slant, features or letter spacing (a font variant).
+    /// Empty when no style does (the usual case).
+    let styledRuns: [Bool]
     let chain: FontFallbackChain
     let paragraphLevel: UInt8?
     let cache: ShapeCache
@@ -44,6 +47,7 @@ struct Itemizer {
         self.text = text
         // Empty when no style asks for a font of its own (the usual case): nothing to keep.
         preferredFonts = text.runs.allSatisfy { $0.style.font == .chain } ? [] : text.runs.map { fonts.preferredFont(for: $0.style) }
+        styledRuns = text.runs.allSatisfy { !$0.style.changesGlyphs } ? [] : text.runs.map(\.style.changesGlyphs)
         chain = fonts
         paragraphLevel = direction.level
         self.cache = cache
@@ -112,8 +116,14 @@ struct Itemizer {
         let locale = breakLocale(hasHanOrKana: scan.hasHanOrKana, style: text.runs.isEmpty ? nil : text.runs[Int(firstStyle)].style)
         var cutter = WordCutter(breaks: UnicodeProperties.lineBreaks(original, locale: locale), length: length)
         sink.beginParagraph(paragraph, level: resolvedLevel, graphemes: graphemes.offset(by: Int32(base)))
+        let items = itemize(original, base: base, levels: levels, resolvedLevel: resolvedLevel, graphemes: graphemes, cutter: &cutter)
+        shape(items, shaping: shaping, base: base, cutter: &cutter, into: &sink)
+    }
 
-        // Resolve script and font per grapheme cluster, and cut items where anything changes.
+    /// Resolves script and font per grapheme cluster, and cuts items where anything changes
+    /// (and around each attachment); tells `cutter` every cluster.
+    private func itemize(_ original: UnsafeBufferPointer<UInt16>, base: Int, levels: [UInt8], resolvedLevel: UInt8,
+                         graphemes: GraphemeBoundaries, cutter: inout WordCutter) -> [TextItem] {
         var items: [TextItem] = []
         items.reserveCapacity(8)  // most paragraphs have a few items: no regrowth
         var runIndex = text.runIndex(at: base) ?? 0
@@ -173,11 +183,11 @@ struct Itemizer {
                 // An attachment is an item of its own, whatever its neighbours.
                 items.append(TextItem(start: clusterStart, end: clusterEnd, style: style, script: script, level: level, font: font,
                                       attachment: Int32(attachment)))
-            } else if lastIndex >= 0, items[lastIndex].attachment < 0, items[lastIndex].style == style, items[lastIndex].font == font,
+            } else if lastIndex >= 0, !hasAttachments || items[lastIndex].attachment < 0, items[lastIndex].style == style, items[lastIndex].font == font,
                items[lastIndex].level == level, items[lastIndex].script == script || script.isNeutral {
                 items[lastIndex].end = clusterEnd
             } else {
-                if lastIndex >= 0, items[lastIndex].attachment < 0, items[lastIndex].script.isNeutral, !script.isNeutral,
+                if lastIndex >= 0, !hasAttachments || items[lastIndex].attachment < 0, items[lastIndex].script.isNeutral, !script.isNeutral,
                    items[lastIndex].style == style, items[lastIndex].font == font, items[lastIndex].level == level {
                     // A neutral item followed by the same everything: give it this script and merge.
                     items[items.count - 1].script = script
@@ -191,7 +201,13 @@ struct Itemizer {
             clusterStart = clusterEnd
         }
 
-        // Cut items into words, and shape each word.
+        return items
+    }
+
+    /// Cuts items into words and hands `sink` each word's piece (from the word source),
+    /// until it asks to stop.
+    private func shape<Sink: PieceSink>(_ items: [TextItem], shaping: UnsafeBufferPointer<UInt16>, base: Int,
+                                        cutter: inout WordCutter, into sink: inout Sink) {
         sink.reserve(cutter.estimatedWordCount(items: items.count))
         var words = WordSource(cache: cache, shaper: shaper)
         defer { words.finish() }
@@ -202,21 +218,10 @@ struct Itemizer {
             }
             var font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
-            let style = text.runs[Int(item.style)].style
-            let size = style.size, language = style.language
+            let size = text.runs[Int(item.style)].style.size, language = text.runs[Int(item.style)].style.language
             var spacing = ShapedPiece.Spacing.none
-            var shapingStyle = style
-            if style.letterSpacing != 0 {
-                spacing = ShapedPiece.Spacing(points: Float(style.letterSpacing), wordEndOnly: item.script.isCursive)
-                // Optional ligatures would hide the spacing inside them (CSS Text 3, § 8.2).
-                if !item.script.isCursive { shapingStyle.features += Self.noOptionalLigatures }
-            }
-            if shapingStyle.weight != .regular || shapingStyle.isItalic || !shapingStyle.features.isEmpty {
-                let styled = chain.font(font, for: shapingStyle, covering: UnsafeBufferPointer(rebasing: shaping[item.start..<item.end]))
-                if styled !== font {
-                    font = styled
-                    item.font = -1  // not a chain font: the pieces' words hold it
-                }
+            if !styledRuns.isEmpty, styledRuns[Int(item.style)] {
+                (font, spacing) = styled(&item, font: font, units: UnsafeBufferPointer(rebasing: shaping[item.start..<item.end]))
             }
             words.begin(item, font: font, language: language)
             var pieceStart = item.start
@@ -229,6 +234,22 @@ struct Itemizer {
                 pieceStart = pieceEnd
             }
         }
+    }
+
+    /// The font and letter spacing of an item whose style asks for a weight, slant, features
+    /// or letter spacing; the item's font index becomes -1 when the font is not the chain's.
+    @inline(never)
+    private func styled(_ item: inout TextItem, font: Font, units: UnsafeBufferPointer<UInt16>) -> (Font, ShapedPiece.Spacing) {
+        var style = text.runs[Int(item.style)].style
+        var spacing = ShapedPiece.Spacing.none
+        if style.letterSpacing != 0 {
+            spacing = ShapedPiece.Spacing(points: Float(style.letterSpacing), wordEndOnly: item.script.isCursive)
+            // Optional ligatures would hide the spacing inside them (CSS Text 3, § 8.2).
+            if !item.script.isCursive { style.features += Self.noOptionalLigatures }
+        }
+        let styled = chain.font(font, for: style, covering: units)
+        if styled !== font { item.font = -1 }  // not a chain font: the pieces' words hold it
+        return (styled, spacing)
     }
 
     /// The piece of an attachment item: placed on the metrics of its style's font (the

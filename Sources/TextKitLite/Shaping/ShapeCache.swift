@@ -34,6 +34,7 @@ public final class ShapeCache: Sendable {
             }
         }
 
+        @inline(__always)
         init(font: Int, script: UInt32, rightToLeft: Bool, language: String?, text: UnsafeBufferPointer<UInt16>,
              seed: (UInt64, UInt64, UInt64, UInt64)) {
             self.font = font
@@ -128,6 +129,7 @@ public final class ShapeCache: Sendable {
         maxLoneTables = loneTables
     }
 
+    @inline(__always)
     func word(for key: Key) -> ShapedWord? { cache.value(for: key) }
 
     func insert(_ word: ShapedWord, for key: Key) { cache.insert(word, for: key, cost: word.byteCount + key.heapBytes) }

@@ -59,11 +59,21 @@ struct WordSource {
     }
 
     /// The word from the cache, or shaped by HarfBuzz (and cached).
+    ///
+    /// Inlined into the itemizer's loop (a cache hit is most of its work), the miss is not.
+    @inline(__always)
     private func shapeWord(_ slice: UnsafeBufferPointer<UInt16>, item: TextItem, font: Font, language: String?) -> ShapedWord {
         let rightToLeft = item.level & 1 == 1
         let key = ShapeCache.Key(font: font.id, script: item.script.rawValue, rightToLeft: rightToLeft, language: language,
                                  text: slice, seed: cache.seed)
         if let word = cache.word(for: key) { return word }
+        return shapeAndCache(slice, key: key, item: item, font: font, language: language)
+    }
+
+    @inline(never)
+    private func shapeAndCache(_ slice: UnsafeBufferPointer<UInt16>, key: ShapeCache.Key, item: TextItem, font: Font,
+                               language: String?) -> ShapedWord {
+        let rightToLeft = item.level & 1 == 1
         cache.recordShaping()
         let shaped = shaper.shape(font, text: slice, rightToLeft: rightToLeft, script: item.script, language: language)
         let word = ShapedWord(font: font, shaped: shaped ?? ShapedGlyphs(), units: slice, rightToLeft: rightToLeft)

@@ -70,6 +70,10 @@ public struct TextStyle: Sendable, Hashable {
         return style
     }
 
+    /// The style changes glyphs or their advances beyond font and size: a weight, a
+    /// slant, features or letter spacing.
+    var changesGlyphs: Bool { weight != .regular || isItalic || !features.isEmpty || letterSpacing != 0 }
+
     /// True when the run is a link or highlight.
     public var isLink: Bool { link != nil }
 }
