@@ -51,13 +51,15 @@ extension TextStyle.FontChoice: Codable {
 }
 
 extension AttributedText: Codable {
-    private enum CodingKeys: String, CodingKey { case string, runs, baseStyle }
+    private enum CodingKeys: String, CodingKey { case string, runs, baseStyle, highlights }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(string, forKey: .string)
         try container.encode(runs, forKey: .runs)
         try container.encode(baseStyle, forKey: .baseStyle)
+        // Left out when there are none: a text without highlights encodes as before.
+        if !highlights.isEmpty { try container.encode(highlights, forKey: .highlights) }
     }
 
     public init(from decoder: Decoder) throws {
@@ -72,6 +74,12 @@ extension AttributedText: Codable {
             }
             updateStyle(in: run.range) { $0 = run.style }
             next = run.range.upperBound
+        }
+        let highlights = try container.decodeIfPresent([TextHighlight].self, forKey: .highlights) ?? []
+        setHighlights(highlights)
+        guard self.highlights == highlights else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "highlights are not ascending, disjoint, non-empty ranges of the text"))
         }
     }
 }

@@ -17,6 +17,9 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     public private(set) var utf16: [UInt16]
     /// The style of an empty text, and the default for appended text.
     public private(set) var baseStyle: TextStyle
+    /// Highlighted ranges (mentions, topics, URLs, …): ascending, disjoint, not empty,
+    /// within the text. Appending another attributed text keeps its highlights.
+    public private(set) var highlights: [TextHighlight] = []
 
     /// Text with one style.
     public init(_ string: String, style: TextStyle = TextStyle()) {
@@ -72,8 +75,13 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         }
     }
 
-    /// Appends another attributed text, keeping its styles.
+    /// Appends another attributed text, keeping its styles and highlights.
     public mutating func append(_ other: AttributedText) {
+        let start = utf16.count
+        for var highlight in other.highlights {
+            highlight.range = (highlight.range.lowerBound + start)..<(highlight.range.upperBound + start)
+            highlights.append(highlight)
+        }
         for run in other.runs {
             let string = other.utf16.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[run.range]), as: UTF16.self) }
             append(string, style: run.style)
@@ -108,6 +116,22 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         for i in runs.indices { runs[i].style.link = link }
     }
 
+    /// Replaces the highlights. Each range is clamped to the text; empty ones are dropped,
+    /// the rest sorted by start, and one that overlaps an earlier one is dropped.
+    ///
+    /// - Complexity: O(k log k) for k highlights.
+    public mutating func setHighlights(_ highlights: [TextHighlight]) {
+        let bounds = 0..<utf16.count
+        var kept: [TextHighlight] = []
+        kept.reserveCapacity(highlights.count)
+        for var highlight in highlights.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            highlight.range = highlight.range.clamped(to: bounds)
+            guard !highlight.range.isEmpty, highlight.range.lowerBound >= (kept.last?.range.upperBound ?? 0) else { continue }
+            kept.append(highlight)
+        }
+        self.highlights = kept
+    }
+
     /// The style at a UTF-16 offset (the last run's style at the end, `baseStyle` when empty).
     public func style(at offset: Int) -> TextStyle {
         runIndex(at: offset).map { runs[$0].style } ?? baseStyle
@@ -133,6 +157,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         for run in runs where run.range.lowerBound < count {
             result.updateStyle(in: run.range.clamped(to: 0..<count)) { $0 = run.style }
         }
+        result.setHighlights(highlights.prefix { $0.range.lowerBound < count })
         return result
     }
 
@@ -158,11 +183,12 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     public var description: String { string }
 
     public static func == (a: AttributedText, b: AttributedText) -> Bool {
-        a.utf16 == b.utf16 && a.runs == b.runs && a.baseStyle == b.baseStyle
+        a.utf16 == b.utf16 && a.runs == b.runs && a.baseStyle == b.baseStyle && a.highlights == b.highlights
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(utf16)
         hasher.combine(runs)
+        hasher.combine(highlights)
     }
 }
