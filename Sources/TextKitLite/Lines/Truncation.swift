@@ -28,12 +28,17 @@ enum Truncation {
             return piece
         } ?? []
         let width = options.contentWidth
-        let truncated = switch (options.truncation, options.maxLines) {
-        case (.start, 1): start(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
-        case (.middle, 1): middle(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
-        default: end(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
+        let truncated = switch placement(options) {
+        case .start: start(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
+        case .middle: middle(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
+        case .end: end(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
         }
         return (truncated, tokenShaped.styles)
+    }
+
+    /// Where the token goes: start and middle truncation apply to a single line only.
+    static func placement(_ options: LayoutOptions) -> TruncationMode {
+        options.maxLines == 1 ? options.truncation : .end
     }
 
     /// End truncation: keeps as much of `line` as fits before the token, never leaving a
