@@ -1,6 +1,8 @@
 import Foundation
+@testable import SampleFeed
 import Testing
 @testable import TextKitLite
+@testable import TextKitLiteFeed
 
 @Suite struct HitTestingTests {
     static let lines: [(String, ParagraphDirection)] = [
@@ -145,5 +147,49 @@ import Testing
         #expect(shown.allSatisfy { h in visible.contains { $0.contains(h.highlight.range.lowerBound) && h.highlight.range.upperBound <= $0.upperBound } })
         #expect(shown.map(\.highlight.kind) == (mode == .end ? [.mention] : mode == .start ? [.url] : [.mention, .url]))
         #expect(shown.allSatisfy { !$0.rects.isEmpty })
+    }
+
+    /// The centre of every highlight rect hits that highlight, in sample feed cells.
+    @Test func centreOfEveryHighlightRectHitsIt() throws {
+        let precomputer = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts))
+        var checked = 0, kinds: Set<TextHighlight.Kind> = []
+        for post in SampleFeed.posts(count: 300) {
+            let cell = try precomputer.layout(post, width: 375)
+            for highlight in cell.highlights {
+                kinds.insert(highlight.highlight.highlight.kind)
+                #expect(!highlight.highlight.rects.isEmpty, "\(post.id) \(highlight)")
+                for rect in highlight.highlight.rects {
+                    let centre = Point(x: rect.x + rect.width / 2, y: rect.y + rect.height / 2)
+                    #expect(cell.highlight(at: centre) == highlight, "\(post.id) \(highlight)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 100)
+        #expect(kinds == [.mention, .topic, .hashtag, .url, .expand])
+    }
+
+    @Test func cellAnswersElementAndHighlightAtAPoint() throws {
+        let cell = try FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts)).layout(FeedCellTests.post, width: 375)
+        func centre(_ rect: Rect) -> Point { Point(x: rect.x + rect.width / 2, y: rect.y + rect.height / 2) }
+        for id in ["avatar", "author", "body", "quote", "footer", "image0"] {
+            #expect(cell.element(at: centre(try #require(cell.element(id)).frame))?.id == id)
+        }
+        #expect(cell.element(at: Point(x: 1, y: 1)) == nil)
+        let mention = try #require(cell.highlights.first { $0.highlight.highlight.kind == .mention })
+        #expect(mention.elementID == "body")
+        let rect = mention.highlight.rects[0]
+        // Cell coordinates: the body's layout rect moved by the body's frame.
+        let body = try #require(cell.element("body"))
+        #expect(body.text!.highlights.first { $0.highlight.kind == .mention }!.rects[0].offsetBy(dx: body.frame.x, dy: body.frame.y) == rect)
+        #expect(cell.highlight(at: centre(rect)) == mention)
+        // Just above the mention (in the spacing between lines): a hit only with a margin.
+        let above = Point(x: rect.x + rect.width / 2, y: rect.y - 0.5)
+        #expect(cell.highlights.allSatisfy { $0.highlight.distance(to: above) > 0 })
+        #expect(cell.highlight(at: above) == nil)
+        #expect(cell.highlight(at: above, margin: 1) == mention)
+        let expand = try #require(cell.highlights.first { $0.highlight.isInTruncationToken })
+        #expect(expand.highlight.highlight == TextHighlight(kind: .expand, value: "42", range: 0..<3))
+        #expect(cell.highlight(at: centre(expand.highlight.rects[0]))?.highlight.highlight.kind == .expand)
     }
 }

@@ -14,10 +14,8 @@ enum Truncation {
     ///   and the token's styles.
     static func truncate(_ line: BrokenLine, text: AttributedText, level: UInt8, graphemes: GraphemeBoundaries,
                          options: LayoutOptions, fonts: FontFallbackChain, engine: TextEngine) -> (line: BrokenLine, tokenStyles: [TextStyle]) {
-        // The default token looks like the text it follows but is not part of a link (and
-        // so one cached token serves every link's text).
-        var cutStyle = line.pieces.last.map { text.runs[Int($0.style)].style } ?? text.style(at: Int(line.start))
-        cutStyle.link = nil
+        // The default token looks like the text it follows (without its highlights).
+        let cutStyle = line.pieces.last.map { text.runs[Int($0.style)].style } ?? text.style(at: Int(line.start))
         let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: cutStyle)
         let tokenShaped = engine.shapedToken(tokenText, direction: level & 1 == 1 ? .rightToLeft : .leftToRight, fonts: fonts)
         let offset = Int32(text.runs.count)

@@ -33,7 +33,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 
     /// Restyles a text of one style (`baseStyle`) with `spans`: ascending, disjoint UTF-16
     /// ranges with their own styles. Linear in the text and the spans.
-    package mutating func setSpans(_ spans: [(range: Range<Int>, style: TextStyle)]) {
+    mutating func setSpans(_ spans: [(range: Range<Int>, style: TextStyle)]) {
         guard !spans.isEmpty else { return }
         let style = baseStyle
         var result: [Run] = []
@@ -108,12 +108,6 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
             add(min(run.range.upperBound, max(run.range.lowerBound, upper))..<run.range.upperBound, run.style)
         }
         runs = result
-    }
-
-    /// Sets the link of every run (and of `baseStyle`).
-    package mutating func setLink(_ link: String?) {
-        baseStyle.link = link
-        for i in runs.indices { runs[i].style.link = link }
     }
 
     /// Replaces the highlights. Each range is clamped to the text; empty ones are dropped,
