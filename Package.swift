@@ -24,9 +24,19 @@ let package = Package(
         .target(
             name: "CUnicode",
             linkerSettings: [.linkedLibrary("icuuc")]),
+        // libpng through pkg-config, and a C target that makes every libpng call: libpng
+        // reports errors by longjmp, which must not cross Swift frames, and a system-library
+        // target cannot hold the C code that catches it.
+        .systemLibrary(
+            name: "CLibPNG", path: "Sources/CPNG/libpng", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .target(
+            name: "CPNG",
+            dependencies: ["CLibPNG"],
+            exclude: ["libpng"]),
         .target(
             name: "TextKitLite",
-            dependencies: ["CHarfBuzz", "CFreetype", "CUnicode", .product(name: "DequeModule", package: "swift-collections")],
+            dependencies: ["CHarfBuzz", "CFreetype", "CUnicode", "CPNG", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The feed layer, built on the core (which never imports it): posts, cell spec,
         // precomputer, height cache, cell renderer.

@@ -63,6 +63,8 @@ struct FeedCellSpec: Sendable {
     /// Mentions, topics, hashtags, URLs and the expand token: in the link ink.
     private let highlightStyle: HighlightStyle
     private let footer: AttributedText
+    /// The measuring specs of the usual shapes (up to 9 images), made once, not per post.
+    private var measuringSpecs: [Shape: LayoutSpec] = [:]
 
     init(style: FeedCellStyle, measureOnly: Bool) {
         self.style = style
@@ -72,6 +74,14 @@ struct FeedCellSpec: Sendable {
         body = BlockStyles(size: style.bodySize, style: style, highlightStyle: highlightStyle)
         quote = BlockStyles(size: style.quoteSize, style: style, highlightStyle: highlightStyle)
         footer = AttributedText(style.footerText, style: TextStyle(size: style.footerSize, ink: style.secondaryInk))
+        for hasBody in [false, true] {
+            for hasQuote in [false, true] {
+                for images in 0..<10 {
+                    let shape = Shape(hasBody: hasBody, hasQuote: hasQuote, images: images)
+                    measuringSpecs[shape] = measuringSpec(shape)
+                }
+            }
+        }
     }
 
     /// The cell's spec for posts of `shape`; `text` makes each text block from its field
@@ -98,7 +108,8 @@ struct FeedCellSpec: Sendable {
     /// The spec for measuring posts of `shape`: its text blocks are placeholders, each
     /// measured from its field of the post being measured.
     func measuringSpec(_ shape: Shape) -> LayoutSpec {
-        spec(shape) { field, options in .attributedText(id: field.rawValue, text: Self.placeholder, options: options) }
+        measuringSpecs[shape]
+            ?? spec(shape) { field, options in .attributedText(id: field.rawValue, text: Self.placeholder, options: options) }
     }
 
     private static let placeholder = AttributedText("")

@@ -12,7 +12,9 @@ import TextKitLite
 /// layout or a measurement). All are thread-safe and bounded.
 ///
 /// `measure` gives what a list needs ahead of scrolling (heights, line counts, line starts,
-/// truncation) without laying cells out; `layout` gives cells to draw.
+/// truncation) without laying cells out; `layout` gives cells to draw. Both are safe to call
+/// from any thread: a feed is precomputed on all cores, in input order and flat memory, by
+/// `OrderedParallelMap.run` (or `.stream` for an async sequence) over them.
 public final class FeedPrecomputer: Sendable {
     public let engine: TextEngine
     public let style: FeedCellStyle
@@ -30,9 +32,6 @@ public final class FeedPrecomputer: Sendable {
     public let measureOnly: Bool
     /// How a cell is composed: its spec and the styled text of each field.
     private let cell: FeedCellSpec
-    /// Measuring specs by shape: [has body][has quote][images], for up to `templateImages` images.
-    private let templates: [[[LayoutSpec]]]
-    private static let templateImages = 10
     /// A shaped text is a function of its string and its field's style (one per
     /// precomputer), so it is kept by those, not by post: a post laid out at a new width
     /// finds it again, and so does every other post with the same author, the same quoted
@@ -83,13 +82,7 @@ public final class FeedPrecomputer: Sendable {
         self.style = style
         styleHash = style.hashValue
         do { try style.validate(); styleError = nil } catch { styleError = error }
-        let cell = FeedCellSpec(style: style, measureOnly: measureOnly)
-        self.cell = cell
-        templates = [false, true].map { hasBody in
-            [false, true].map { hasQuote in
-                (0..<Self.templateImages).map { cell.measuringSpec(FeedCellSpec.Shape(hasBody: hasBody, hasQuote: hasQuote, images: $0)) }
-            }
-        }
+        cell = FeedCellSpec(style: style, measureOnly: measureOnly)
         self.heightCache = heightCache
         shapedCache = BoundedCache(maxCount: shapedTextLimit, maxCost: 256 << 20, shards: 16)
         // A measurement is a few hundred bytes: many more are kept than shaped texts.
@@ -120,7 +113,7 @@ public final class FeedPrecomputer: Sendable {
         let key = try cacheKey(post, width: width, scale: 1, kind: .measurement)
         if let cached = heightCache.measurement(for: key) { return cached }
         if let styleError { throw styleError }
-        let (size, texts) = try measuringSpec(FeedCellSpec.Shape(post)).measure(width: width, engine: engine,
+        let (size, texts) = try cell.measuringSpec(FeedCellSpec.Shape(post)).measure(width: width, engine: engine,
                                                                        textMeasurer: PostTexts(precomputer: self, post: post))
         measurements.add(1, ordering: .relaxed)
         let cell = CellMeasurement(postID: post.id, width: width, height: size.height, texts: texts)
@@ -137,79 +130,6 @@ public final class FeedPrecomputer: Sendable {
         }
         return HeightCache.Key(post: post, width: width, scale: scale, style: style, styleHash: styleHash,
                                fonts: engine.fonts, kind: kind)
-    }
-
-    /// Cell layouts for a sequence of posts, computed on `pool`'s workers and delivered to
-    /// `consume` on the calling thread in input order. Streaming: at most `window` posts
-    /// are in flight, so memory stays flat for a million posts.
-    ///
-    /// - Parameters:
-    ///   - progress: called on the calling thread after each delivered post with the count so far.
-    public func precompute<Posts: Sequence>(
-        _ posts: Posts, width: Double, scale: Double = 2, pool: RenderQueuePool = .shared, window: Int = 256,
-        progress: (Int) -> Void = { _ in }, consume: (FeedPost, Result<CellLayout, LayoutError>) -> Void
-    ) where Posts.Element == FeedPost {
-        var done = 0
-        OrderedParallelMap.run(posts, pool: pool, priority: .prefetch, window: window, transform: { post in
-            (post, Result { () throws(LayoutError) -> CellLayout in try self.layout(post, width: width, scale: scale) })
-        }, consume: { (post: FeedPost, result: Result<CellLayout, LayoutError>) in
-            consume(post, result)
-            done += 1
-            progress(done)
-        })
-    }
-
-    /// Cell layouts for an async sequence of posts, in input order, computed on `pool`'s
-    /// workers. A pipeline: up to `window` posts are in flight, and each finished head is
-    /// yielded at once while the workers go on with the posts behind it. Honours task
-    /// cancellation (throws `CancellationError`) between posts; a layout error ends the
-    /// stream with that error.
-    public func precompute<Posts: AsyncSequence & Sendable>(
-        _ posts: Posts, width: Double, scale: Double = 2, pool: RenderQueuePool = .shared, window: Int = 64
-    ) -> AsyncThrowingStream<CellLayout, Error> where Posts.Element == FeedPost {
-        let window = max(1, window)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    var inFlight: [Task<Result<CellLayout, LayoutError>, Never>] = []
-                    var head = 0  // inFlight[..<head] were yielded
-                    func yieldHead() async throws {
-                        let cell = try await inFlight[head].value.get()
-                        head += 1
-                        if head >= window {  // drop the yielded prefix now and then
-                            inFlight.removeFirst(head)
-                            head = 0
-                        }
-                        try Task.checkCancellation()
-                        continuation.yield(cell)
-                    }
-                    for try await post in posts {
-                        try Task.checkCancellation()
-                        inFlight.append(self.submit(post, width: width, scale: scale, pool: pool))
-                        if inFlight.count - head >= window { try await yieldHead() }
-                    }
-                    while head < inFlight.count { try await yieldHead() }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-
-    /// Lays a post out on one of `pool`'s workers; the task's value is the result.
-    private func submit(_ post: FeedPost, width: Double, scale: Double,
-                        pool: RenderQueuePool) -> Task<Result<CellLayout, LayoutError>, Never> {
-        Task {
-            await withCheckedContinuation { (resume: CheckedContinuation<Result<CellLayout, LayoutError>, Never>) in
-                pool.submit(priority: .prefetch) {
-                    resume.resume(returning: Result { () throws(LayoutError) -> CellLayout in
-                        try self.layout(post, width: width, scale: scale)
-                    })
-                }
-            }
-        }
     }
 
     /// Number of cell layouts computed (height-cache misses that were laid out).
@@ -237,12 +157,6 @@ public final class FeedPrecomputer: Sendable {
             }
             return .text(id: field.rawValue, text: shaped(field, field.string(of: post)), options: options)
         }
-    }
-
-    /// The measuring spec of a post's shape (made once per shape).
-    private func measuringSpec(_ shape: FeedCellSpec.Shape) -> LayoutSpec {
-        guard shape.images < Self.templateImages else { return cell.measuringSpec(shape) }
-        return templates[shape.hasBody ? 1 : 0][shape.hasQuote ? 1 : 0][shape.images]
     }
 
     /// The shaped text of one field's string, from the cache when that string was seen

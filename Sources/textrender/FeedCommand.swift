@@ -13,9 +13,9 @@ struct FeedCommand: ParsableCommand {
             "…全文" expand token), optional quote box, optional image grid, footer. \
             layouts.jsonl holds, in input order, {"id", "height", "elements": [{"id", "kind", \
             "frame", "lines", "truncated", "highlights"}], "truncated", "file"}; a text \
-            element's highlights are [{"kind", "value", "range", "rects", "inTruncationToken"}], \
-            ranges in Unicode scalars of its text (or of the expand token's), rects in the \
-            cell's coordinates (points).
+            element's highlights are [{"kind", "value", "range", "rects"}], ranges in Unicode \
+            scalars of its text (of the expand token's, with "truncationToken": true), rects \
+            in the cell's coordinates (points).
             Image names: an id of at most 100 ASCII letters, digits, "-", "_" and "." not \
             starting with "." is the name as it is (abc-1.pgm); any other id gets its first 48 \
             characters with the rest replaced by "_", "+" and 16 hex digits of a 64-bit FNV-1a \

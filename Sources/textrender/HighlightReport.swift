@@ -1,14 +1,14 @@
 import TextKitLite
 
 /// A highlight as `render --json`, `render --hit` and `feed`'s layouts.jsonl give it: kind,
-/// value, range in Unicode scalars (of the text, or of the truncation token's text), rects
-/// in points.
+/// value, range in Unicode scalars (of the text, or of the truncation token's text when
+/// `truncationToken` is set, as for attachments), rects in points.
 struct HighlightReport: Encodable {
     var kind: String
     var value: String
     var range: [Int]
     var rects: [Rect]
-    var inTruncationToken: Bool
+    var truncationToken: Bool?
 
     /// Reports of highlights of a layout (from `layout.highlights`, their rects moved or not).
     static func reports(_ highlights: [LayoutHighlight], in layout: TextLayout) -> [HighlightReport] {
@@ -23,7 +23,7 @@ struct HighlightReport: Encodable {
         return highlights.map { highlight in
             let range = highlight.isInTruncationToken ? tokenRanges.removeFirst() : textRanges.removeFirst()
             return HighlightReport(kind: highlight.highlight.kind.rawValue, value: highlight.highlight.value, range: range,
-                                   rects: highlight.rects, inTruncationToken: highlight.isInTruncationToken)
+                                   rects: highlight.rects, truncationToken: highlight.isInTruncationToken ? true : nil)
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import TextKitLite
+import TextKitLiteFeed
 
 extension TextAlignment: ExpressibleByArgument {}
 extension TruncationMode: ExpressibleByArgument {}
@@ -28,6 +29,12 @@ struct RenderCommand: ParsableCommand {
     var width: Double = 375
 
     @OptionGroup var fontOptions: FontOptions
+
+    @OptionGroup(title: "Text style") var styleOptions: StyleOptions
+
+    @Option(help: ArgumentHelp("An emoticon table (JSON): its [codes] in the text are drawn as inline images, e.g. examples/emoticons/emoticons.json.",
+                               valueName: "file"))
+    var emoticons: String?
 
     @Option(name: .customLong("max-lines"), parsing: .unconditional, help: "Most lines to show, 0 for no limit.")
     var maxLines: Int = 0
@@ -135,15 +142,16 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("no text: give it as an argument, with --file, or on standard input")
         }
         let engine = TextEngine(fonts: try fontOptions.chain())
-        let style = TextStyle(size: fontOptions.fontSize)
+        let style = try styleOptions.style(size: fontOptions.fontSize)
         let options = LayoutOptions(
             width: width, maxLines: maxLines, truncation: truncation,
             truncationToken: truncationToken.map { AttributedText($0, style: style) }, alignment: align,
             lineHeightMultiple: lineHeightMultiple, lineSpacing: fontOptions.lineSpacing,
             lineHeightMode: try lineHeightMode(), insets: EdgeInsets(all: inset), direction: direction)
-        let text = highlight ? Highlighter().attributed(string, style: style, highlightStyle: HighlightStyle())
-                             : AttributedText(string, style: style)
+        let plain = highlight ? Highlighter().attributed(string, style: style, highlightStyle: HighlightStyle())
+                              : AttributedText(string, style: style)
         let layout: TextLayout
+        let text = try emoticonTable(emoticons).attributed(plain)
         do {
             layout = try engine.layout(text, options: options)
         } catch {
@@ -257,6 +265,15 @@ struct LayoutReport: Encodable {
     var lines: [Line]
     /// The highlights shown (see `TextLayout.highlights`), ranges in scalars.
     var highlights: [HighlightReport]
+    /// Inline attachments: their U+FFFC as a range of Unicode scalars (of the truncation
+    /// token when `truncationToken` is set) and their box in points.
+    var attachments: [Attachment]
+
+    struct Attachment: Encodable {
+        var range: [Int]
+        var rect: Rect
+        var truncationToken: Bool?
+    }
 
     init(_ layout: TextLayout) {
         width = layout.size.width
@@ -274,5 +291,10 @@ struct LayoutReport: Encodable {
                 runs: line.runs.count, truncated: line.isTruncated)
         }
         highlights = HighlightReport.reports(layout.highlights, in: layout)
+        attachments = layout.lines.flatMap(\.attachments).map { placed in
+            let text = placed.isTruncationToken ? layout.options.truncationToken ?? AttributedText("") : layout.text
+            let start = text.scalarOffset(utf16Offset: placed.offset)
+            return Attachment(range: [start, start + 1], rect: placed.rect, truncationToken: placed.isTruncationToken ? true : nil)
+        }
     }
 }

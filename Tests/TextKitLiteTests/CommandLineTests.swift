@@ -157,6 +157,7 @@ enum TextRenderTool {
         let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
         let highlights = report["highlights"] as! [[String: Any]]
         #expect(highlights.map { $0["kind"] as! String } == ["mention", "hashtag", "url"])
+        #expect(highlights.allSatisfy { $0["truncationToken"] == nil })
         #expect(highlights.map { $0["value"] as! String } == ["@bob", "#swift", "https://example.com/x"])
         #expect(highlights[0]["range"] as! [Int] == [5, 9])  // scalars: the emoji counts one
         let rect = (highlights[0]["rects"] as! [[String: Double]])[0]
@@ -202,7 +203,7 @@ enum TextRenderTool {
             }
         }
         let expand = try #require(highlights(records[1]).first { $0.1["kind"] as? String == "expand" })
-        #expect(expand.1["value"] as? String == "h2" && expand.1["inTruncationToken"] as? Bool == true)
+        #expect(expand.1["value"] as? String == "h2" && expand.1["truncationToken"] as? Bool == true)
         #expect(expand.1["range"] as? [Int] == [0, 3])
     }
 

@@ -109,11 +109,11 @@ import Testing
         let p = precomputer()
         let posts = (0..<40).map { SampleFeed.post($0) }
         var first: [Double] = []
-        p.precompute(posts, width: 375, pool: RenderQueuePool(workerCount: 2)) { _, result in first.append(try! result.get().height) }
+        precompute(posts, with: p) { first.append(try! $0.get().height) }
         let layouts = p.layoutCount, shapings = p.engine.shapeCache.shapingCount
         #expect(layouts == 40)
         var second: [Double] = []
-        p.precompute(posts, width: 375, pool: RenderQueuePool(workerCount: 2)) { _, result in second.append(try! result.get().height) }
+        precompute(posts, with: p) { second.append(try! $0.get().height) }
         #expect(p.layoutCount == layouts)
         #expect(p.engine.shapeCache.shapingCount == shapings)
         #expect(second == first)
@@ -155,14 +155,8 @@ import Testing
         let p = precomputer()
         let posts = (0..<300).map { SampleFeed.post($0, seed: 7) }
         var ids: [String] = []
-        var progress: [Int] = []
-        p.precompute(posts, width: 300, pool: RenderQueuePool(workerCount: 2), window: 8,
-                     progress: { progress.append($0) }) { post, result in
-            #expect(try! result.get().postID == post.id)
-            ids.append(post.id)
-        }
+        precompute(posts, width: 300, window: 8, with: p) { ids.append(try! $0.get().postID) }
         #expect(ids == posts.map(\.id))
-        #expect(progress == Array(1...300))
     }
 
     @Test func asyncPrecomputeStreamsInOrderAndHonoursCancellation() async throws {
@@ -173,7 +167,7 @@ import Testing
             continuation.finish()
         }
         var ids: [String] = []
-        for try await cell in p.precompute(stream, width: 375, pool: RenderQueuePool(workerCount: 2), window: 7) {
+        for try await cell in cells(stream, width: 375, window: 7, with: p) {
             ids.append(cell.postID)
         }
         #expect(ids == posts.map(\.id))
@@ -185,7 +179,7 @@ import Testing
         let before = p.layoutCount
         let task = Task {
             var count = 0
-            for try await _ in p.precompute(endless, width: 375, pool: RenderQueuePool(workerCount: 2), window: 4) {
+            for try await _ in cells(endless, width: 375, window: 4, with: p) {
                 count += 1
                 if count == 10 { withUnsafeCurrentTask { $0?.cancel() } }
             }
@@ -206,7 +200,7 @@ import Testing
         }
         var delivered = 0
         await #expect(throws: LayoutError.self) {
-            for try await _ in p.precompute(posts, width: 5, pool: RenderQueuePool(workerCount: 2), window: 3) { delivered += 1 }
+            for try await _ in cells(posts, width: 5, window: 3, with: p) { delivered += 1 }
         }
         #expect(delivered == 0)
     }
@@ -313,5 +307,22 @@ import Testing
                 }
             }
         }
+    }
+}
+
+/// A feed's cells on two workers, in input order, as an app precomputes them.
+private func precompute(_ posts: [FeedPost], width: Double = 375, window: Int = 256, with p: FeedPrecomputer,
+                        consume: (Result<CellLayout, LayoutError>) -> Void) {
+    OrderedParallelMap.run(posts, pool: RenderQueuePool(workerCount: 2), priority: .prefetch, window: window, transform: { post in
+        Result { () throws(LayoutError) -> CellLayout in try p.layout(post, width: width) }
+    }, consume: consume)
+}
+
+/// The cells of an async sequence of posts on two workers, in input order.
+private func cells<Posts: AsyncSequence & Sendable>(_ posts: Posts, width: Double, window: Int,
+                                                    with p: FeedPrecomputer) -> AsyncThrowingStream<CellLayout, Error>
+where Posts.Element == FeedPost {
+    OrderedParallelMap.stream(posts, pool: RenderQueuePool(workerCount: 2), priority: .prefetch, window: window) { post in
+        try p.layout(post, width: width)
     }
 }

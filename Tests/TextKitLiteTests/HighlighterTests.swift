@@ -79,6 +79,10 @@ import Testing
         text.append(highlighter.attributed(" http://c", style: TextStyle(), highlightStyle: HighlightStyle()))
         #expect(text.highlights.map(\.range) == [0..<2, 7..<10, 11..<19])
         #expect(text.highlights.map(\.value) == ["@a", "#b#", "http://c"])
+        // A slice keeps the highlights it overlaps, cut at its ends (as an emoticon table
+        // splicing attachments in keeps them).
+        #expect(text.slice(1..<9).highlights.map(\.range) == [0..<1, 6..<8])
+        #expect(text.slice(1..<9).highlights.map(\.value) == ["@a", "#b#"])
 
         // setHighlights clamps, sorts and drops empty and overlapping ranges.
         var manual = AttributedText("0123456789")

@@ -71,6 +71,30 @@ import Testing
         if !line.runs.contains(where: \.isRightToLeft) { #expect(seen == seen.sorted(), "\(text)") }
     }
 
+    /// An attachment is one cluster: its left and right parts map to its two carets in the
+    /// direction of the text around it, a sweep reaches both, and a range over it has its box.
+    @Test(arguments: [("ab", "cd"), ("שלום", "עולם")])
+    func attachmentsAreClusters(_ before: String, _ after: String) throws {
+        var text = AttributedText(before, style: TextStyle(size: 17))
+        text.append(TextAttachment(size: Size(width: 20, height: 20), content: .box(tag: "a")), style: TextStyle(size: 17))
+        text.append(AttributedText(after, style: TextStyle(size: 17)))
+        let layout = try Fixtures.engine.layout(text, options: LayoutOptions())
+        let line = layout.lines[0]
+        let box = try #require(line.attachments.first).rect
+        let offset = before.utf16.count, y = line.frame.y + line.frame.height / 2
+        let rightToLeft = before.unicodeScalars.first!.value >= 0x590
+        #expect(layout.characterIndex(at: Point(x: box.x + 5, y: y)) == (rightToLeft ? offset + 1 : offset))
+        #expect(layout.characterIndex(at: Point(x: box.maxX - 5, y: y)) == (rightToLeft ? offset : offset + 1))
+        var seen: Set<Int> = []
+        for step in 0...Int((line.frame.width + 20) * 8) {
+            seen.insert(layout.characterIndex(at: Point(x: line.frame.x - 10 + Double(step) / 8, y: y)))
+        }
+        #expect(seen == Set(0...text.utf16Count))
+        let rects = layout.rects(for: offset..<offset + 1)
+        #expect(rects.count == 1 && abs(rects[0].x - box.x) < 1e-6 && abs(rects[0].width - box.width) < 1e-6)
+        #expect(layout.rects(for: 0..<text.utf16Count).count == 1)
+    }
+
     @Test func linesArePickedByYClampedToTheText() throws {
         let layout = try Fixtures.layout("one two three four five six seven eight nine ten", size: 17,
                                          LayoutOptions(width: 80, lineSpacing: 6, insets: EdgeInsets(all: 5)))

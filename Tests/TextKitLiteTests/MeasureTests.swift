@@ -45,11 +45,24 @@ import Testing
     @Test func textMeasurementsEqualLayouts() throws {
         let engine = TextEngine(fonts: Fixtures.engine.fonts)
         let styles = [TextStyle(size: 15), TextStyle(size: 17.5, language: "ja"),
-                      TextStyle(font: .font(Fixtures.cjk), size: 13)]
+                      TextStyle(font: .font(Fixtures.cjk), size: 13),
+                      TextStyle(size: 16, weight: .bold, isItalic: true, features: [FontFeature("-liga")!]),
+                      TextStyle(size: 14, letterSpacing: 1.25)]
         var compared = 0
         for (t, string) in Self.texts.enumerated() {
             var text = AttributedText(string, style: styles[t % styles.count])
             if t % 4 == 1, text.utf16Count > 6 { text.updateStyle(in: 2..<6) { $0.size = 24 } }
+            if t % 4 == 2, text.utf16Count > 9 { text.updateStyle(in: 3..<9) { $0.weight = .bold } }
+            if t % 3 == 0, text.utf16Count > 4 {  // attachments of every alignment, some taller than the text
+                var k = text.utf16Count / 3
+                if UTF16.isTrailSurrogate(text.utf16[k]) { k += 1 }
+                let alignments: [TextAttachment.Alignment] = [.center, .baseline(descent: 4), .top, .bottom]
+                var spliced = text.slice(0..<k)
+                spliced.append(TextAttachment(size: Size(width: Double(10 + t % 40), height: Double(8 + (t * 7) % 40)),
+                                              alignment: alignments[t % 4], content: .box(tag: "m")), style: styles[t % styles.count])
+                spliced.append(text.slice(k..<text.utf16Count))
+                text = spliced
+            }
             for options in Self.optionSets {
                 for width in Self.widths {
                     var options = options

@@ -9,7 +9,7 @@ import TextKitLiteFeed
 /// The feed on one worker versus two: the same work through `RenderQueuePool`s of
 /// different sizes.
 public enum ParallelWorkloads {
-    /// Precompute of the feed through `FeedPrecomputer.precompute` on `pool`'s workers,
+    /// Precompute of the feed: `FeedPrecomputer.layout` on `pool`'s workers,
     /// delivered in order to this thread. With a new precomputer over a new engine
     /// (`Feed.precomputer(Feed.coldEngine())`, made before timing) the caches are cold.
     /// The precomputer outlives the call, as in a service that keeps it: freeing its caches
@@ -19,12 +19,16 @@ public enum ParallelWorkloads {
     public static func precompute(_ posts: [FeedPost] = Feed.posts, pool: RenderQueuePool,
                                   with precomputer: FeedPrecomputer) -> Double {
         var total = 0.0
-        precomputer.precompute(posts, width: Feed.width, scale: Feed.scale, pool: pool) { post, result in
+        OrderedParallelMap.run(posts, pool: pool, priority: .prefetch, window: 256, transform: { post in
+            (post.id, Result { () throws(LayoutError) -> CellLayout in
+                try precomputer.layout(post, width: Feed.width, scale: Feed.scale)
+            })
+        }, consume: { id, result in
             switch result {
             case .success(let cell): total += cell.height
-            case .failure(let error): fatalError("layout of \(post.id): \(error)")
+            case .failure(let error): fatalError("layout of \(id): \(error)")
             }
-        }
+        })
         return total
     }
 

@@ -83,6 +83,52 @@ public enum OrderedParallelMap {
     }
 }
 
+extension OrderedParallelMap {
+    /// The async form of `run`: maps an async sequence on `pool`'s workers and yields the
+    /// results in input order. A pipeline: up to `window` elements are in flight, and each
+    /// finished head is yielded at once while the workers go on with the elements behind it.
+    /// Honours task cancellation (the stream throws `CancellationError`) between elements; a
+    /// `transform` error ends the stream with that error.
+    public static func stream<Input: AsyncSequence & Sendable, Output: Sendable>(
+        _ input: Input, pool: RenderQueuePool, priority: RenderPriority = .visible, window: Int,
+        transform: @escaping @Sendable (Input.Element) throws -> Output
+    ) -> AsyncThrowingStream<Output, Error> where Input.Element: Sendable {
+        let window = max(1, window)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    var inFlight: [Task<Result<Output, Error>, Never>] = []
+                    var head = 0  // inFlight[..<head] were yielded
+                    func yieldHead() async throws {
+                        let output = try await inFlight[head].value.get()
+                        head += 1
+                        if head >= window {  // drop the yielded prefix now and then
+                            inFlight.removeFirst(head)
+                            head = 0
+                        }
+                        try Task.checkCancellation()
+                        continuation.yield(output)
+                    }
+                    for try await element in input {
+                        try Task.checkCancellation()
+                        inFlight.append(Task {
+                            await withCheckedContinuation { (resume: CheckedContinuation<Result<Output, Error>, Never>) in
+                                pool.submit(priority: priority) { resume.resume(returning: Result { try transform(element) }) }
+                            }
+                        })
+                        if inFlight.count - head >= window { try await yieldHead() }
+                    }
+                    while head < inFlight.count { try await yieldHead() }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
 /// What the jobs of one `OrderedParallelMap.run` share.
 private final class JobContext<Input, Output>: Sendable {
     let transform: @Sendable (Input) -> Output

@@ -29,10 +29,11 @@ public enum BundledFonts {
     /// The path of a bundled font file.
     public static func path(_ file: String) -> String { (directory as NSString).appendingPathComponent(file) }
 
-    /// The default fallback chain: sans (with Arabic and Hebrew), CJK, emoji.
+    /// The default fallback chain: sans (with Arabic and Hebrew, and its bold face for bold
+    /// runs), CJK, emoji.
     ///
     /// - Throws: `FontError` naming the missing or broken file.
     public static func chain() throws(FontError) -> FontFallbackChain {
-        try FontFallbackChain.load(specs: [path(sans), path(cjk), path(emoji)])
+        try FontFallbackChain.load(specs: [path(sans), path(sansBold), path(cjk), path(emoji)])
     }
 }

@@ -21,14 +21,31 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     /// True for bitmap color fonts (emoji): drawn as gray images, preferred for emoji
     /// presentation sequences by the fallback chain.
     public let isColor: Bool
+    /// The face's own weight and slant (its OS/2 and head tables say bold, italic).
+    public let isBold: Bool
+    public let isItalic: Bool
+    /// OpenType features this font shapes with (empty: HarfBuzz's defaults).
+    public let features: [FontFeature]
+    /// What this font draws beyond its face: synthetic bold or oblique.
+    let synthesis: FontSynthesis
 
-    /// Process-unique number, used in cache keys.
+    /// Process-unique number, used in cache keys: a variant (other features or synthesis)
+    /// has its own, so every cache keyed by font tells variants apart for free.
     let id: Int
     let harfBuzz: HarfBuzzFont
     private let freeType: Locked<FreeTypeFace>
     private let ascender: Int32
     private let descender: Int32
     private let lineGap: Int32
+    /// Underline and strikeout centres (above the baseline) and thicknesses, font units.
+    private let decorations: (underline: Int32, underlineThickness: Int32, strikeout: Int32, strikeoutThickness: Int32)
+    /// Variants of this font made so far (see `variant(_:features:)`).
+    private let variants = Locked<[Variant: Font]>([:])
+
+    private struct Variant: Hashable {
+        let synthesis: FontSynthesis
+        let features: [FontFeature]
+    }
 
     private static let nextID = Atomic<Int>(1)
     private static let loaded = Locked<[String: Font]>([:])
@@ -81,16 +98,69 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
         (familyName, styleName) = harfBuzz.names()
         unitsPerEm = Int(harfBuzz.unitsPerEm)
         isColor = !face.isScalable && face.strikePixelSize > 0
+        isBold = face.isBold
+        isItalic = face.isItalic
+        features = []
+        synthesis = FontSynthesis()
         (ascender, descender, lineGap) = harfBuzz.verticalMetrics()
+        decorations = harfBuzz.decorationMetrics()
         freeType = Locked(face)
         id = Self.nextID.add(1, ordering: .relaxed).oldValue
     }
+
+    /// A variant sharing `font`'s face (and its FreeType lock).
+    private init(variantOf font: Font, _ variant: Variant) {
+        path = font.path
+        faceIndex = font.faceIndex
+        familyName = font.familyName
+        styleName = font.styleName
+        unitsPerEm = font.unitsPerEm
+        isColor = font.isColor
+        isBold = font.isBold
+        isItalic = font.isItalic
+        features = variant.features
+        synthesis = variant.synthesis
+        harfBuzz = font.harfBuzz
+        freeType = font.freeType
+        (ascender, descender, lineGap) = (font.ascender, font.descender, font.lineGap)
+        decorations = font.decorations
+        id = Self.nextID.add(1, ordering: .relaxed).oldValue
+    }
+
+    /// This face with other OpenType features or synthesis: the same font object for the
+    /// same arguments (so caches keyed by font see one font), `self` for none.
+    func variant(_ synthesis: FontSynthesis, features: [FontFeature]) -> Font {
+        guard synthesis != FontSynthesis() || !features.isEmpty else { return self }
+        let key = Variant(synthesis: synthesis, features: features)
+        if let font = variants.withLock({ $0[key] }) { return font }
+        let font = Font(variantOf: self, key)
+        return variants.withLock { variants in
+            if let existing = variants[key] { return existing }
+            variants[key] = font
+            return font
+        }
+    }
+
+    /// Synthetic bold: stems and advances widened (`FontSynthesis.emboldening`).
+    public var isSyntheticBold: Bool { synthesis.emboldened }
+    /// Synthetic oblique: outlines slanted (`FontSynthesis.slant`).
+    public var isSyntheticItalic: Bool { synthesis.slanted }
 
     /// Vertical metrics at a point size.
     public func metrics(size: Double) -> FontMetrics {
         let scale = size / Double(unitsPerEm)
         return FontMetrics(ascent: Double(ascender) * scale, descent: Double(descender) * scale,
                            lineGap: Double(lineGap) * scale)
+    }
+
+    /// Where underlines and strikethroughs go at a point size, as the font's `post` and
+    /// `OS/2` tables say.
+    public func decorationMetrics(size: Double) -> DecorationMetrics {
+        let scale = size / Double(unitsPerEm)
+        return DecorationMetrics(underlineOffset: -Double(decorations.underline) * scale,
+                                 underlineThickness: Double(decorations.underlineThickness) * scale,
+                                 strikethroughOffset: -Double(decorations.strikeout) * scale,
+                                 strikethroughThickness: Double(decorations.strikeoutThickness) * scale)
     }
 
     /// True when the font's character map has a glyph for the scalar.
@@ -103,9 +173,27 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(familyName) \(styleName) (\(path)\(faceIndex == 0 ? "" : "#\(faceIndex)"))"
+        var extras = ""
+        if synthesis.emboldened { extras += ", synthetic bold" }
+        if synthesis.slanted { extras += ", synthetic oblique" }
+        if !features.isEmpty { extras += ", features \(features.map(\.description).joined(separator: ","))" }
+        return "\(familyName) \(styleName) (\(path)\(faceIndex == 0 ? "" : "#\(faceIndex)")\(extras))"
     }
 
     public static func == (lhs: Font, rhs: Font) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// What a font draws beyond its face, for a style asking for a weight or slant the chain has
+/// no face for: synthetic bold (outlines and advances widened) and synthetic oblique
+/// (outlines slanted). Color (bitmap) fonts are never synthesized, as browsers do.
+struct FontSynthesis: Hashable, Sendable {
+    var emboldened = false
+    var slanted = false
+
+    /// Emboldening strength as a fraction of the em: stems grow by this much and so does
+    /// each advance, as FreeType's `FT_GlyphSlot_Embolden` (and cairo with it) does.
+    static let emboldening = 1.0 / 24
+    /// Oblique shear (x += slant × y), FreeType's `FT_GlyphSlot_Oblique` angle (~12°).
+    static let slant = 0.2
 }

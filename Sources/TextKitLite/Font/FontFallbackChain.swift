@@ -6,6 +6,10 @@ import Foundation
 public struct FontFallbackChain: Sendable, Hashable {
     /// The fonts, primary first. Never empty.
     public let fonts: [Font]
+    /// Other styles of the chain's families (a bold or italic face): never used for
+    /// coverage, only to draw a bold or italic style with a real face instead of a
+    /// synthesized one.
+    public let styleFaces: [Font]
     /// What one-scalar clusters resolved to (no bearing on equality: a function of `fonts`).
     private let memo = FallbackMemo()
 
@@ -13,9 +17,57 @@ public struct FontFallbackChain: Sendable, Hashable {
     /// uncovered characters.
     public var primary: Font { fonts[0] }
 
-    /// A chain of a primary font and its fallbacks, in order.
+    /// A chain of a primary font and its fallbacks, in order. A fallback of a family already
+    /// in the chain but of another weight or slant (DejaVu Sans Bold after DejaVu Sans) is a
+    /// style face: it draws bold or italic runs of that family, and covers nothing.
     public init(primary: Font, fallbacks: [Font] = []) {
-        fonts = [primary] + fallbacks.filter { $0 != primary }
+        var fonts = [primary], styleFaces: [Font] = []
+        for font in fallbacks where !fonts.contains(font) && !styleFaces.contains(font) {
+            if fonts.contains(where: { Self.sameFamily($0, font) && ($0.isBold != font.isBold || $0.isItalic != font.isItalic) }) {
+                styleFaces.append(font)
+            } else {
+                fonts.append(font)
+            }
+        }
+        self.fonts = fonts
+        self.styleFaces = styleFaces
+    }
+
+    private static func sameFamily(_ a: Font, _ b: Font) -> Bool {
+        a.familyName.caseInsensitiveCompare(b.familyName) == .orderedSame
+    }
+
+    /// The font that draws a run of `style` whose clusters resolved to `font`: for a bold
+    /// or italic style, the style face of `font`'s family with that weight and slant when
+    /// one covers `units` (else the nearest one, the rest synthesized), else `font`
+    /// synthesized; with the style's OpenType features.
+    func font(_ font: Font, for style: TextStyle, covering units: UnsafeBufferPointer<UInt16>) -> Font {
+        let bold = style.weight == .bold && !font.isBold, italic = style.isItalic && !font.isItalic
+        var face = font
+        if bold || italic {
+            // An exact face first, then one giving the weight, then one giving the slant.
+            let candidates = styleFaces.filter { Self.sameFamily($0, font) && Self.covers($0, units) }
+            face = candidates.first { $0.isBold == (bold || font.isBold) && $0.isItalic == (italic || font.isItalic) }
+                ?? candidates.first { bold && $0.isBold && $0.isItalic == font.isItalic }
+                ?? candidates.first { italic && $0.isItalic && $0.isBold == font.isBold }
+                ?? font
+        }
+        let synthesis = FontSynthesis(emboldened: style.weight == .bold && !face.isBold && !face.isColor,
+                                      slanted: style.isItalic && !face.isItalic && !face.isColor)
+        return face.variant(synthesis, features: style.features)
+    }
+
+    /// True when `font` maps every scalar of `units` that needs a glyph.
+    private static func covers(_ font: Font, _ units: UnsafeBufferPointer<UInt16>) -> Bool {
+        var i = 0
+        while i < units.count {
+            let (scalar, next) = units.scalar(at: i, end: units.count)
+            if !UnicodeProperties.isIgnorableForCoverage(scalar), !(scalar < 0xA0 && UnicodeProperties.isControl(UInt16(scalar))), font.harfBuzz.glyph(for: scalar) == nil {
+                return false
+            }
+            i = next
+        }
+        return true
     }
 
     /// Loads a chain from font specifications "PATH" or "PATH#INDEX" (face index within
@@ -104,9 +156,14 @@ public struct FontFallbackChain: Sendable, Hashable {
         return fonts.indices.first(where: { Self.covers(fonts[$0], cluster) })
     }
 
-    public static func == (a: FontFallbackChain, b: FontFallbackChain) -> Bool { a.fonts == b.fonts }
+    public static func == (a: FontFallbackChain, b: FontFallbackChain) -> Bool {
+        a.fonts == b.fonts && a.styleFaces == b.styleFaces
+    }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(fonts) }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fonts)
+        hasher.combine(styleFaces)
+    }
 
     private static func covers(_ font: Font, _ cluster: UnsafeBufferPointer<UInt32>) -> Bool {
         var coveredAny = false

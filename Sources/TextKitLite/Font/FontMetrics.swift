@@ -28,3 +28,12 @@ extension FontMetrics {
         lineGap = max(lineGap, other.lineGap)
     }
 }
+
+/// Where a font draws underlines and strikethroughs at one point size, in points: each
+/// stroke's centre below the baseline (negative: above) and its thickness.
+public struct DecorationMetrics: Sendable, Hashable {
+    public var underlineOffset: Double
+    public var underlineThickness: Double
+    public var strikethroughOffset: Double
+    public var strikethroughThickness: Double
+}

@@ -134,6 +134,10 @@ final class FreeTypeFace {
     private let data: FontData
     /// Outline font (false for bitmap-only fonts such as Noto Color Emoji).
     let isScalable: Bool
+    /// The face's own style (FreeType's `FT_STYLE_FLAG_BOLD` and `FT_STYLE_FLAG_ITALIC`, from
+    /// the OS/2 and head tables).
+    let isBold: Bool
+    let isItalic: Bool
     /// The pixel size of the best bitmap strike of a bitmap-only font.
     private var strikeIndex: Int32 = 0
     private(set) var strikePixelSize: Double = 0
@@ -169,6 +173,9 @@ final class FreeTypeFace {
         self.face = face
         let flags = face!.pointee.face_flags
         isScalable = flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
+        let style = face!.pointee.style_flags
+        isBold = style & FT_Long(FT_STYLE_FLAG_BOLD) != 0
+        isItalic = style & FT_Long(FT_STYLE_FLAG_ITALIC) != 0
         if !isScalable, face!.pointee.num_fixed_sizes > 0, let sizes = face!.pointee.available_sizes {
             // Pick the largest strike: scaling down looks better than scaling up.
             var best: Int32 = 0
@@ -189,11 +196,11 @@ final class FreeTypeFace {
     /// phase in quarters of a pixel (0...3).
     ///
     /// - Returns: the coverage mask; `.empty` when the glyph has no outline or FreeType fails.
-    func rasterize(glyph: UInt32, pixelSize: Double, phase: Int) -> GlyphImage {
+    func rasterize(glyph: UInt32, pixelSize: Double, phase: Int, synthesis: FontSynthesis = FontSynthesis()) -> GlyphImage {
         guard let face else { return .empty }
         do {
             if isScalable {
-                return try rasterizeOutline(face, glyph: glyph, pixelSize: pixelSize, phase: phase)
+                return try rasterizeOutline(face, glyph: glyph, pixelSize: pixelSize, phase: phase, synthesis: synthesis)
             }
             return try rasterizeColorBitmap(face, glyph: glyph, pixelSize: pixelSize)
         } catch {
@@ -201,12 +208,25 @@ final class FreeTypeFace {
         }
     }
 
-    private func rasterizeOutline(_ face: FT_Face, glyph: UInt32, pixelSize: Double, phase: Int) throws(FreeTypeError) -> GlyphImage {
+    private func rasterizeOutline(
+        _ face: FT_Face, glyph: UInt32, pixelSize: Double, phase: Int, synthesis: FontSynthesis
+    ) throws(FreeTypeError) -> GlyphImage {
         try check(FT_Set_Char_Size(face, 0, FT_F26Dot6((pixelSize * 64).rounded()), 72, 72))
         var delta = FT_Vector(x: FT_Pos(phase * 16), y: 0)
-        FT_Set_Transform(face, nil, &delta)
+        // Synthetic oblique: x += slant × y, as FreeType's FT_GlyphSlot_Oblique and cairo shear.
+        var shear = FT_Matrix(xx: 0x10000, xy: FT_Fixed((FontSynthesis.slant * 65536).rounded()), yx: 0, yy: 0x10000)
+        if synthesis.slanted {
+            FT_Set_Transform(face, &shear, &delta)
+        } else {
+            FT_Set_Transform(face, nil, &delta)
+        }
         try check(FT_Load_Glyph(face, glyph, loadTargetLight | loadNoBitmap))
         let slot = face.pointee.glyph!
+        if synthesis.emboldened, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
+            // Stems widened by the same amount the shaper widened the advance (`FontSynthesis`).
+            let strength = FT_Pos((pixelSize * 64 * FontSynthesis.emboldening).rounded())
+            try check(FT_Outline_EmboldenXY(&slot.pointee.outline, strength, strength))
+        }
         // Refuse absurd rasters (a 50,000-pixel em) before FreeType allocates them.
         let area = (Double(slot.pointee.metrics.width) / 64 + 2) * (Double(slot.pointee.metrics.height) / 64 + 2)
         guard area <= Double(Self.maximumGlyphPixels) else { return .empty }

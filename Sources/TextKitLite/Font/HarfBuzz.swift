@@ -79,6 +79,23 @@ final class HarfBuzzFont: @unchecked Sendable {
         return (ascender, -descender, max(0, gap))
     }
 
+    /// Underline and strikeout: the centre of each stroke above the baseline and its
+    /// thickness, in font units, from the `post` and `OS/2` tables (which give a stroke's
+    /// top, as FreeType reads them); em-based defaults where a table has none.
+    func decorationMetrics() -> (underline: Int32, underlineThickness: Int32, strikeout: Int32, strikeoutThickness: Int32) {
+        func position(_ tag: hb_ot_metrics_tag_t) -> Int32? {
+            var value: hb_position_t = 0
+            return hb_ot_metrics_get_position(font, tag, &value) != 0 ? value : nil
+        }
+        let upem = unitsPerEm
+        let underlineThickness = position(HB_OT_METRICS_TAG_UNDERLINE_SIZE).flatMap { $0 > 0 ? $0 : nil } ?? max(1, upem / 14)
+        let underlineTop = position(HB_OT_METRICS_TAG_UNDERLINE_OFFSET) ?? -upem / 10
+        let strikeoutThickness = position(HB_OT_METRICS_TAG_STRIKEOUT_SIZE).flatMap { $0 > 0 ? $0 : nil } ?? underlineThickness
+        let strikeoutTop = position(HB_OT_METRICS_TAG_STRIKEOUT_OFFSET).flatMap { $0 > 0 ? $0 : nil }
+            ?? (position(HB_OT_METRICS_TAG_X_HEIGHT).map { $0 / 2 } ?? upem / 4) + strikeoutThickness / 2
+        return (underlineTop - underlineThickness / 2, underlineThickness, strikeoutTop - strikeoutThickness / 2, strikeoutThickness)
+    }
+
     /// Family and style names from the `name` table.
     func names() -> (family: String, style: String) {
         (name(hb_ot_name_id_t(HB_OT_NAME_ID_TYPOGRAPHIC_FAMILY)) ?? name(hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY)) ?? "",
@@ -124,6 +141,17 @@ struct Script: Hashable, Sendable {
 
     init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// Scripts whose letters join within a word (UAX #9's joining types apply): letter
+    /// spacing goes after such a word, never between its letters.
+    var isCursive: Bool {
+        switch hb_script_t(rawValue: rawValue) {
+        case HB_SCRIPT_ARABIC, HB_SCRIPT_SYRIAC, HB_SCRIPT_MONGOLIAN, HB_SCRIPT_NKO, HB_SCRIPT_MANDAIC,
+             HB_SCRIPT_MANICHAEAN, HB_SCRIPT_PSALTER_PAHLAVI, HB_SCRIPT_ADLAM, HB_SCRIPT_HANIFI_ROHINGYA,
+             HB_SCRIPT_SOGDIAN, HB_SCRIPT_PHAGS_PA, HB_SCRIPT_OLD_UYGHUR: true
+        default: false
+        }
+    }
+
     /// Common, Inherited and Unknown take the script of their neighbours.
     var isNeutral: Bool { self == .common || self == .inherited || self == .unknown }
 }
@@ -150,7 +178,7 @@ final class HarfBuzzShaper {
     ///   with advances and offsets in font units and clusters as UTF-16 offsets into
     ///   `text`; nil when HarfBuzz could not allocate.
     func shape(
-        _ font: HarfBuzzFont, text: UnsafeBufferPointer<UInt16>,
+        _ font: Font, text: UnsafeBufferPointer<UInt16>,
         rightToLeft: Bool, script: Script, language: String?
     ) -> ShapedGlyphs? {
         let buffer = self.buffer
@@ -162,8 +190,19 @@ final class HarfBuzzShaper {
             hb_buffer_set_language(buffer, hb_language_from_string(language, -1))
         }
         hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_GRAPHEMES)
-        hb_shape(font.font, buffer, nil, 0)
+        if font.features.isEmpty {
+            hb_shape(font.harfBuzz.font, buffer, nil, 0)
+        } else {
+            let features = font.features.map { feature in
+                let tag = feature.tag.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                return hb_feature_t(tag: tag, value: feature.value, start: 0, end: UInt32.max)
+            }
+            hb_shape(font.harfBuzz.font, buffer, features, UInt32(features.count))
+        }
         guard hb_buffer_allocation_successful(buffer) != 0 else { return nil }
+        // Synthetic bold widens every advancing glyph (not zero-width marks) as its outlines grow.
+        let widening = font.synthesis.emboldened && !font.isColor
+            ? Int32((Double(font.unitsPerEm) * FontSynthesis.emboldening).rounded()) : 0
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
               let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return ShapedGlyphs() }
@@ -176,7 +215,7 @@ final class HarfBuzzShaper {
         for i in 0..<n {
             glyphs[i] = infos[i].codepoint
             clusters[i] = Int32(infos[i].cluster)
-            advances[i] = positions[i].x_advance
+            advances[i] = positions[i].x_advance == 0 ? 0 : positions[i].x_advance &+ widening
             xOffsets[i] = positions[i].x_offset
             yOffsets[i] = positions[i].y_offset
         }

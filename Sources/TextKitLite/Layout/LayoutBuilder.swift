@@ -20,24 +20,28 @@ struct LayoutBuilder {
         }
         var lines = breaker.receiver.lines
         var styles = shaped.styles
+        var tokenAttachments: [AttributedText.Attachment] = []
         if truncated, let last = lines.last {
             let paragraph = paragraphs[last.paragraph]
             let (line, tokenStyles) = Truncation.truncate(last, text: shaped.text, level: paragraph.level, graphemes: paragraph.graphemes,
                                                           options: options, fonts: shaped.fonts, engine: engine)
             lines[lines.count - 1] = line
             styles += tokenStyles
+            tokenAttachments = options.truncationToken?.attachments ?? []
         }
-        return position(lines, styles: styles, truncated: truncated)
+        return position(lines, styles: styles, tokenAttachments: tokenAttachments, truncated: truncated)
     }
 
     /// Vertical metrics, alignment and glyph positions of every line.
-    private func position(_ lines: [BrokenLine], styles: [TextStyle], truncated: Bool) -> TextLayout {
+    private func position(_ lines: [BrokenLine], styles: [TextStyle], tokenAttachments: [AttributedText.Attachment],
+                          truncated: Bool) -> TextLayout {
         let insets = options.insets
         let contentWidth = options.contentWidth
         let widest = lines.reduce(0) { max($0, $1.width) }
         let alignWidth = contentWidth.isFinite ? contentWidth : widest
         let fonts = shaped.fonts
-        let assembler = LineAssembler(units: shaped.text.utf16, styles: styles, textStyleCount: shaped.styles.count, fonts: fonts)
+        let assembler = LineAssembler(units: shaped.text.utf16, styles: styles, textStyleCount: shaped.styles.count, fonts: fonts,
+                                      attachments: shaped.text.attachments, tokenAttachments: tokenAttachments)
         var stack = LineStack(options: options, primary: fonts.primaryMetrics(for: shaped.text))
 
         var result: [LayoutLine] = []
@@ -69,13 +73,16 @@ struct LayoutBuilder {
             }
             let extra = alignment == .justify ? max(0, alignWidth - line.width) : 0
             let left = insets.left + visibleStart
-            let runs = options.measureOnly ? [] : assembler.runs(for: line, paragraphLevel: paragraphLevel,
-                                                                 x: left - (rightToLeft ? line.hang : 0), justification: extra)
+            let placement = LineAssembler.Placement(baseline: baseline, lineTop: y, lineHeight: height,
+                                                    centred: options.lineHeightMode != .natural)
+            let (runs, attachments) = options.measureOnly ? ([], []) : assembler.assemble(
+                line, paragraphLevel: paragraphLevel, x: left - (rightToLeft ? line.hang : 0), justification: extra,
+                placement: placement)
             let width = line.width + extra
             result.append(LayoutLine(
                 range: Int(line.start)..<Int(line.end),
                 frame: Rect(x: left, y: y, width: width, height: height),
-                baseline: baseline, ascent: natural.ascent, descent: natural.descent, hangingWidth: line.hang, runs: runs,
+                baseline: baseline, ascent: natural.ascent, descent: natural.descent, hangingWidth: line.hang, runs: runs, attachments: attachments,
                 isParagraphEnd: line.isParagraphEnd, isTruncated: line.isTruncated))
         }
         let height = stack.height

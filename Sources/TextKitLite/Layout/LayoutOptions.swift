@@ -154,5 +154,8 @@ extension TextStyle {
         guard size.isFinite, size > 0, size <= Self.maximumSize else {
             throw .invalidOption(name: "font size", value: "\(size)", reason: "must be in (0, \(Int(Self.maximumSize))] points")
         }
+        guard letterSpacing.isFinite, letterSpacing.magnitude <= 10_000 else {
+            throw .invalidOption(name: "letter spacing", value: "\(letterSpacing)", reason: "must be a finite number of points within ±10000")
+        }
     }
 }

@@ -10,12 +10,29 @@ struct LineAssembler {
     let textStyleCount: Int
     /// The fallback chain the text and its token were shaped with.
     let fonts: FontFallbackChain
+    /// Attachments of the text and of the truncation token.
+    let attachments: [AttributedText.Attachment]
+    let tokenAttachments: [AttributedText.Attachment]
 
-    func runs(for line: BrokenLine, paragraphLevel: UInt8, x: Double, justification extra: Double) -> [GlyphRun] {
+    /// Where a line's attachments go vertically: on its baseline by their alignment, or
+    /// centred in the line box.
+    struct Placement {
+        var baseline: Double
+        var lineTop: Double
+        var lineHeight: Double
+        var centred: Bool
+
+        func top(height: Double, ascent: Double) -> Double {
+            centred ? lineTop + (lineHeight - height) / 2 : baseline - ascent
+        }
+    }
+
+    func assemble(_ line: BrokenLine, paragraphLevel: UInt8, x: Double, justification extra: Double,
+                  placement: Placement) -> (runs: [GlyphRun], attachments: [LayoutAttachment]) {
         let linePieces = Array(line.pieces)
         let hangStart = Self.hangingStart(linePieces)
         var pieces = resetTrailingSpaces(linePieces, from: hangStart, paragraphLevel: paragraphLevel)
-        guard !pieces.isEmpty else { return [] }
+        guard !pieces.isEmpty else { return ([], []) }
         // Rule L2; a line of one level (most lines) keeps or reverses its order.
         let level = pieces[0].level
         if pieces.contains(where: { $0.level != level }) {
@@ -39,12 +56,29 @@ struct LineAssembler {
         var gapsLeft = gaps
 
         var runs: [GlyphRun] = []
+        var placed: [LayoutAttachment] = []
         var cursor = x
         var i = 0
         while i < pieces.count {
+            if let (index, metrics) = pieces[i].attachment {
+                let isToken = Int(pieces[i].style) >= textStyleCount
+                let attachment = (isToken ? tokenAttachments : attachments)[index]
+                let size = attachment.attachment.size
+                placed.append(LayoutAttachment(
+                    offset: attachment.offset, isTruncationToken: isToken,
+                    rect: Rect(x: cursor, y: placement.top(height: size.height, ascent: metrics.ascent), width: size.width, height: size.height)))
+                cursor += pieces[i].width
+                // An attachment is a cluster: justification between clusters spaces it too.
+                if gapsLeft > 0, !isToken, !bySpaces, pieces[i].start < hangStart {
+                    cursor += perGap
+                    gapsLeft -= 1
+                }
+                i += 1
+                continue
+            }
             // Merge visually adjacent pieces with the same font, size, style and direction.
             var j = i + 1
-            while j < pieces.count, pieces[j].hasSameFont(as: pieces[i], in: fonts), pieces[j].size == pieces[i].size,
+            while j < pieces.count, pieces[j].attachment == nil, pieces[j].hasSameFont(as: pieces[i], in: fonts), pieces[j].size == pieces[i].size,
                   pieces[j].style == pieces[i].style, pieces[j].level == pieces[i].level {
                 j += 1
             }
@@ -80,7 +114,7 @@ struct LineAssembler {
                 x: runStart, width: cursor - runStart))
             i = j
         }
-        return runs
+        return (runs, placed)
     }
 
     /// UAX #9 rule L1: trailing white space takes the paragraph level, so it hangs at the
@@ -123,6 +157,7 @@ struct LineAssembler {
     /// (given the cluster's text offset). Token pieces count none.
     private func visibleClusterEnds(_ piece: ShapedPiece, hangStart: Int32, where accept: (Int32) -> Bool) -> Int {
         guard Int(piece.style) < textStyleCount else { return 0 }
+        if piece.attachment != nil { return piece.start < hangStart && accept(piece.start) ? 1 : 0 }
         var count = 0
         piece.forEachGlyph { _, _, _, _, wordCluster, endsCluster in
             let cluster = piece.wordStart + wordCluster

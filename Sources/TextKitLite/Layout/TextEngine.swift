@@ -150,12 +150,13 @@ public final class TextEngine: Sendable {
     /// Checks the options and the styles of their truncation token's runs.
     private static func validate(_ options: LayoutOptions) throws(LayoutError) {
         try options.validate()
-        for run in options.truncationToken?.runs ?? [] { try run.style.validate() }
+        if let token = options.truncationToken { try validateStyles(of: token) }
     }
 
-    /// Checks every style of a text (the point sizes).
+    /// Checks every style of a text (point sizes, letter spacing) and its attachments' sizes.
     private static func validateStyles(of text: AttributedText) throws(LayoutError) {
         for run in text.runs { try run.style.validate() }
         try text.baseStyle.validate()
+        for attachment in text.attachments { try attachment.attachment.validate() }
     }
 }

@@ -5,21 +5,29 @@ import Foundation
 // from the recorded path, else from the bundled fonts folder by file name.
 
 /// A font named by its file and face, as stored in encoded layouts and styles.
+/// A variant (features, synthesis) records them too; plain fonts encode as before.
 struct FontReference: Codable, Hashable {
     var file: String
     var path: String
     var faceIndex: Int
+    var features: [FontFeature]?
+    var syntheticBold: Bool?
+    var syntheticOblique: Bool?
 
     init(_ font: Font) {
         path = font.path
         file = URL(fileURLWithPath: font.path).lastPathComponent
         faceIndex = font.faceIndex
+        features = font.features.isEmpty ? nil : font.features
+        syntheticBold = font.isSyntheticBold ? true : nil
+        syntheticOblique = font.isSyntheticItalic ? true : nil
     }
 
     func resolve(codingPath: [CodingKey]) throws -> Font {
-        if let font = try? Font.load(path: path, faceIndex: faceIndex) { return font }
+        let synthesis = FontSynthesis(emboldened: syntheticBold ?? false, slanted: syntheticOblique ?? false)
+        if let font = try? Font.load(path: path, faceIndex: faceIndex) { return font.variant(synthesis, features: features ?? []) }
         do {
-            return try Font.load(path: BundledFonts.path(file), faceIndex: faceIndex)
+            return try Font.load(path: BundledFonts.path(file), faceIndex: faceIndex).variant(synthesis, features: features ?? [])
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "font \(path)#\(faceIndex): \(error)"))
         }
@@ -51,15 +59,16 @@ extension TextStyle.FontChoice: Codable {
 }
 
 extension AttributedText: Codable {
-    private enum CodingKeys: String, CodingKey { case string, runs, baseStyle, highlights }
+    private enum CodingKeys: String, CodingKey { case string, runs, baseStyle, highlights, attachments }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(string, forKey: .string)
         try container.encode(runs, forKey: .runs)
         try container.encode(baseStyle, forKey: .baseStyle)
-        // Left out when there are none: a text without highlights encodes as before.
+        // Each left out when empty: a plain text encodes as before.
         if !highlights.isEmpty { try container.encode(highlights, forKey: .highlights) }
+        if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
     }
 
     public init(from decoder: Decoder) throws {
@@ -74,6 +83,15 @@ extension AttributedText: Codable {
             }
             updateStyle(in: run.range) { $0 = run.style }
             next = run.range.upperBound
+        }
+        var previous = -1
+        for attachment in try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? [] {
+            guard attachment.offset > previous, attachment.offset < utf16Count, utf16[attachment.offset] == TextAttachment.unit else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                       debugDescription: "attachment at \(attachment.offset) is not on an ascending U+FFFC"))
+            }
+            setAttachment(attachment.attachment, at: attachment.offset)
+            previous = attachment.offset
         }
         let highlights = try container.decodeIfPresent([TextHighlight].self, forKey: .highlights) ?? []
         setHighlights(highlights)
@@ -123,5 +141,37 @@ extension GlyphRun: Codable {
             glyphs: glyphs, positions: positions, clusters: clusters,
             x: try container.decode(Double.self, forKey: .x),
             width: try container.decode(Double.self, forKey: .width))
+    }
+}
+
+extension LayoutLine {
+    private enum CodingKeys: String, CodingKey {
+        case range, frame, baseline, ascent, descent, hangingWidth, runs, attachments, isParagraphEnd, isTruncated
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(range, forKey: .range)
+        try container.encode(frame, forKey: .frame)
+        try container.encode(baseline, forKey: .baseline)
+        try container.encode(ascent, forKey: .ascent)
+        try container.encode(descent, forKey: .descent)
+        try container.encode(hangingWidth, forKey: .hangingWidth)
+        try container.encode(runs, forKey: .runs)
+        if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
+        try container.encode(isParagraphEnd, forKey: .isParagraphEnd)
+        try container.encode(isTruncated, forKey: .isTruncated)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(range: try container.decode(Range<Int>.self, forKey: .range), frame: try container.decode(Rect.self, forKey: .frame),
+                  baseline: try container.decode(Double.self, forKey: .baseline), ascent: try container.decode(Double.self, forKey: .ascent),
+                  descent: try container.decode(Double.self, forKey: .descent),
+                  hangingWidth: try container.decode(Double.self, forKey: .hangingWidth),
+                  runs: try container.decode([GlyphRun].self, forKey: .runs),
+                  attachments: try container.decodeIfPresent([LayoutAttachment].self, forKey: .attachments) ?? [],
+                  isParagraphEnd: try container.decode(Bool.self, forKey: .isParagraphEnd),
+                  isTruncated: try container.decode(Bool.self, forKey: .isTruncated))
     }
 }

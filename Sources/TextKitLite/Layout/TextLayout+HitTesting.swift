@@ -1,6 +1,6 @@
 // Hit testing: from a point to a character index, and from a range to the rects that show
-// it, through the glyph runs' clusters and directions (as CoreText's
-// CTLineGetStringIndexForPosition and a selection's rects). A layout made with
+// it, through the glyph runs' clusters and directions and the attachments' boxes (as
+// CoreText's CTLineGetStringIndexForPosition and a selection's rects). A layout made with
 // `LayoutOptions.measureOnly` has no glyph runs: every point of a line maps to its start and
 // no range has rects.
 
@@ -15,10 +15,10 @@ extension TextLayout {
     /// Half a cluster from its leading edge maps to its start, the other half to its end:
     /// in a right-to-left run the right half gives the start.
     ///
-    /// - Complexity: O(log l + r + g) for l lines, r runs on the line and g glyphs in its run.
+    /// - Complexity: O(log l + g) for l lines and g glyphs on the line.
     public func characterIndex(at point: Point) -> Int {
         guard let line = line(nearestY: point.y) else { return 0 }
-        guard let run = Self.run(in: line, nearestX: point.x) else { return line.range.lowerBound }
+        guard let run = Self.run(in: Self.caretRuns(of: line), nearestX: point.x) else { return line.range.lowerBound }
         if run.isTruncationToken { return truncationCut(in: line) }
         let graphemes = LineGraphemes(text.utf16, line.range)
         let stops = Self.caretStops(of: run, graphemes: graphemes)
@@ -55,7 +55,7 @@ extension TextLayout {
                                               : LineGraphemes(text.utf16, line.range)
             // The line's grapheme pieces in logical order, each with its x extent.
             var segments: [(range: Range<Int>, left: Double, right: Double)] = []
-            for run in line.runs where run.isTruncationToken == inTruncationToken {
+            for run in Self.caretRuns(of: line) where run.isTruncationToken == inTruncationToken {
                 let stops = Self.caretStops(of: run, graphemes: graphemes)
                 for (a, b) in zip(stops, stops.dropFirst()) where a.offset < b.offset {
                     segments.append((a.offset..<b.offset, min(a.x, b.x), max(a.x, b.x)))
@@ -108,11 +108,13 @@ extension TextLayout {
     }
 
     /// The parts of a line's range its glyphs show: the whole range, but for a truncated
-    /// line drawn with glyphs, the text its runs show (middle truncation hides the middle).
+    /// line drawn with glyphs, the text its runs and attachments show (middle truncation
+    /// hides the middle).
     func visibleRanges(of line: LayoutLine) -> [Range<Int>] {
-        guard line.isTruncated, !line.runs.isEmpty else { return [line.range] }
+        let runs = Self.caretRuns(of: line)
+        guard line.isTruncated, !runs.isEmpty else { return [line.range] }
         var result: [Range<Int>] = []
-        for range in line.runs.filter({ !$0.isTruncationToken }).map(\.range).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+        for range in runs.filter({ !$0.isTruncationToken }).map(\.range).sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = result.last, range.lowerBound <= last.upperBound {
                 result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
             } else if !range.isEmpty {
@@ -138,9 +140,9 @@ extension TextLayout {
     }
 
     /// The run whose advance box holds x, or the nearest one.
-    private static func run(in line: LayoutLine, nearestX x: Double) -> GlyphRun? {
-        var best: GlyphRun?, bestDistance = Double.infinity
-        for run in line.runs {
+    private static func run(in runs: [CaretRun], nearestX x: Double) -> CaretRun? {
+        var best: CaretRun?, bestDistance = Double.infinity
+        for run in runs {
             let distance = max(run.x - x, 0, x - (run.x + run.width))
             if distance < bestDistance {
                 best = run
@@ -148,6 +150,53 @@ extension TextLayout {
             }
         }
         return best
+    }
+
+    /// A glyph run or an attachment, as hit testing sees it: its text (or token) range,
+    /// advance box, direction, and clusters in visual order with their left edges.
+    struct CaretRun {
+        var range: Range<Int>
+        var x: Double
+        var width: Double
+        var isRightToLeft: Bool
+        var isTruncationToken: Bool
+        var clusters: [(start: Int, left: Double)]
+    }
+
+    /// A line's glyph runs and attachments, left to right. A glyph cluster's left edge is
+    /// its leftmost glyph's (a mark may come first, offset over its base). An attachment is
+    /// one cluster; its direction is where the text before it lies (on its left: left to
+    /// right), or else the text after it.
+    static func caretRuns(of line: LayoutLine) -> [CaretRun] {
+        var result = line.runs.map { run in
+            var clusters: [(start: Int, left: Double)] = []
+            for (g, cluster) in run.clusters.enumerated() {
+                let start = min(max(Int(cluster), run.range.lowerBound), run.range.upperBound), x = Double(run.positions[g].x)
+                if let last = clusters.last, last.start == start {
+                    clusters[clusters.count - 1].left = min(last.left, x)
+                } else {
+                    clusters.append((start, x))
+                }
+            }
+            return CaretRun(range: run.range, x: run.x, width: run.width, isRightToLeft: run.isRightToLeft,
+                            isTruncationToken: run.isTruncationToken, clusters: clusters)
+        }
+        guard !line.attachments.isEmpty else { return result }
+        let boxes = result.map { ($0.range, $0.x, $0.isTruncationToken) }
+            + line.attachments.map { ($0.offset..<$0.offset + 1, $0.rect.x, $0.isTruncationToken) }
+        for attachment in line.attachments {
+            let offset = attachment.offset, x = attachment.rect.x
+            let sameText = boxes.filter { $0.2 == attachment.isTruncationToken }
+            var rightToLeft = false
+            if let before = sameText.first(where: { $0.0.upperBound == offset }) {
+                rightToLeft = before.1 > x
+            } else if let after = sameText.first(where: { $0.0.lowerBound == offset + 1 }) {
+                rightToLeft = after.1 < x
+            }
+            result.append(CaretRun(range: offset..<offset + 1, x: x, width: attachment.rect.width, isRightToLeft: rightToLeft,
+                                   isTruncationToken: attachment.isTruncationToken, clusters: [(offset, x)]))
+        }
+        return result.sorted { $0.x < $1.x }
     }
 
     /// A caret position in a run: an offset of the text (or token) and its x.
@@ -160,22 +209,12 @@ extension TextLayout {
     }
 
     /// The caret positions of a run in logical order: its start, every grapheme boundary in
-    /// it and its end. A glyph cluster spans from its leftmost glyph to the next cluster's;
-    /// the grapheme clusters in one glyph cluster (a ligature) share its width evenly.
-    static func caretStops(of run: GlyphRun, graphemes: LineGraphemes) -> [CaretStop] {
+    /// it and its end. A glyph cluster spans from its left edge to the next cluster's; the
+    /// grapheme clusters in one glyph cluster (a ligature) share its width evenly.
+    static func caretStops(of run: CaretRun, graphemes: LineGraphemes) -> [CaretStop] {
         let lower = run.range.lowerBound, upper = run.range.upperBound
         let left = run.x, right = run.x + run.width
-        // Glyph clusters in visual order, with their left edges.
-        var clusters: [(start: Int, left: Double)] = []
-        for (g, cluster) in run.clusters.enumerated() {
-            let start = min(max(Int(cluster), lower), upper), x = Double(run.positions[g].x)
-            if let last = clusters.last, last.start == start {
-                clusters[clusters.count - 1].left = min(last.left, x)
-            } else {
-                clusters.append((start, x))
-            }
-        }
-        if clusters.isEmpty { clusters = [(lower, left)] }
+        let clusters = run.clusters.isEmpty ? [(start: lower, left: left)] : run.clusters
         var edges = clusters.map(\.left) + [right]
         edges[0] = left
         for k in edges.indices.dropFirst() { edges[k] = min(right, max(edges[k], edges[k - 1])) }

@@ -29,6 +29,17 @@ public struct GlyphRun: Sendable {
     public let width: Double
 }
 
+/// An inline attachment placed on a line.
+public struct LayoutAttachment: Sendable, Hashable, Codable {
+    /// UTF-16 offset of its U+FFFC in the text, or in the truncation token.
+    public let offset: Int
+    /// The attachment is the truncation token's.
+    public let isTruncationToken: Bool
+    /// Its box in layout coordinates (points): on the line as its alignment says, or
+    /// centred in the line box when the line height is uniform or fixed.
+    public let rect: Rect
+}
+
 /// One line of a layout.
 public struct LayoutLine: Sendable, Codable {
     /// UTF-16 range of the text on this line, with the paragraph terminator on the last
@@ -46,6 +57,8 @@ public struct LayoutLine: Sendable, Codable {
     public let hangingWidth: Double
     /// Glyph runs in visual order.
     public let runs: [GlyphRun]
+    /// Inline attachments, left to right.
+    public let attachments: [LayoutAttachment]
     /// The line ends a paragraph (a hard break or the end of the text).
     public let isParagraphEnd: Bool
     /// The line ends with (or, for start/middle truncation, holds) the truncation token.

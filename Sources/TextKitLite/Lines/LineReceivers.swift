@@ -115,7 +115,11 @@ struct LineMetrics {
         // A piece in the chain font and size of the one before has its metrics.
         if piece.fontIndex >= 0, piece.fontIndex == previousFont, piece.size == previousSize { return }
         (previousFont, previousSize) = (piece.fontIndex, piece.size)
-        value.include(piece.font(in: chain).metrics(size: piece.size))
+        if let attachment = piece.attachment {
+            value.include(attachment.metrics)  // in place of its U+FFFC's font, as YYText's run delegates
+        } else {
+            value.include(piece.font(in: chain).metrics(size: piece.size))
+        }
     }
 
     /// The line's metrics; `empty` for a line with no pieces (its paragraph's empty-line metrics).

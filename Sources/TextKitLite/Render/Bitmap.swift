@@ -41,6 +41,41 @@ public struct Bitmap: Sendable, Hashable {
         set { pixels[y * width + x] = newValue }
     }
 
+    /// Draws an image scaled to a rectangle of `width × height` pixels at (x, y) (clipped to
+    /// the bitmap), with its alpha over what is there. Each pixel averages the image pixels it
+    /// covers (a box filter: emoticons are drawn smaller than they are stored).
+    ///
+    /// - Complexity: O(visible pixels × image pixels per pixel).
+    public mutating func draw(_ image: GrayImage, x: Int, y: Int, width w: Int, height h: Int) {
+        guard w > 0, h > 0, image.width > 0, image.height > 0 else { return }
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
+        guard x0 < x1, y0 < y1 else { return }
+        let sx = Double(image.width) / Double(w), sy = Double(image.height) / Double(h)
+        func span(_ d: Int, _ scale: Double, _ limit: Int) -> Range<Int> {
+            let low = min(limit - 1, Int(Double(d) * scale))
+            return low..<max(low + 1, min(limit, Int(Double(d + 1) * scale)))
+        }
+        for row in y0..<y1 {
+            let rows = span(row - y, sy, image.height)
+            for column in x0..<x1 {
+                let columns = span(column - x, sx, image.width)
+                var alpha = 0, ink = 0
+                for r in rows {
+                    for c in columns {
+                        let (gray, a) = image[c, r]
+                        alpha += Int(a)
+                        ink += Int(gray) * Int(a)
+                    }
+                }
+                let count = rows.count * columns.count
+                let a = (alpha + count / 2) / count  // mean alpha, 0...255
+                let premultiplied = (ink + count * 127) / (count * 255)  // mean gray × alpha / 255
+                let index = row * width + column
+                pixels[index] = UInt8(min(255, premultiplied + (Int(pixels[index]) * (255 - a) + 127) / 255))
+            }
+        }
+    }
+
     /// Fills a rectangle (clipped to the bitmap) with a gray level.
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, level: UInt8) {
         let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)

@@ -35,7 +35,8 @@ public final class GlyphCache: Sendable {
         return font.withRasterizer { face in
             if let image = cache.value(for: key, record: false) { return image }
             rasterizations.add(1, ordering: .relaxed)
-            let image = face.rasterize(glyph: glyph, pixelSize: Double(key.size) / 64, phase: Int(key.phase))
+            let image = face.rasterize(glyph: glyph, pixelSize: Double(key.size) / 64, phase: Int(key.phase),
+                                       synthesis: font.synthesis)
             cache.insert(image, for: key, cost: image.byteCount)
             return image
         }

@@ -57,6 +57,8 @@ public struct TextRenderer: Sendable {
             if isCancelled() { return drawn }
             if options.debug { drawDebug(line, into: &bitmap, x: originX, y: originY, scale: scale) }
             let baseline = ((originY + line.baseline) * scale).rounded()
+            // Underlines under the glyphs, strikethroughs over them (as browsers paint them).
+            drawDecorations(.underline, of: line, into: &bitmap, x: originX, baseline: baseline, scale: scale)
             for run in line.runs {
                 let pixelSize = run.fontSize * scale
                 for (glyph, position) in zip(run.glyphs, run.positions) {
@@ -74,6 +76,8 @@ public struct TextRenderer: Sendable {
                     blit(image, into: &bitmap, x: Int(whole) + image.left, y: top, ink: run.style.ink)
                 }
             }
+            for placed in line.attachments { drawAttachment(placed, of: layout, into: &bitmap, x: originX, y: originY, scale: scale) }
+            drawDecorations(.strikethrough, of: line, into: &bitmap, x: originX, baseline: baseline, scale: scale)
             drawn += 1
             lineDrawn(index)
         }
@@ -118,6 +122,32 @@ public struct TextRenderer: Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// Draws an image attachment in its box (snapped to pixels); a box attachment is the
+    /// caller's to draw.
+    private func drawAttachment(_ placed: LayoutAttachment, of layout: TextLayout, into bitmap: inout Bitmap,
+                                x originX: Double, y originY: Double, scale: Double) {
+        let text = placed.isTruncationToken ? layout.options.truncationToken : layout.text
+        guard case .image(let image)? = text?.attachment(at: placed.offset)?.content else { return }
+        let rect = placed.rect.offsetBy(dx: originX, dy: originY)
+        let left = (rect.x * scale).rounded(), top = (rect.y * scale).rounded()
+        let right = (rect.maxX * scale).rounded(), bottom = (rect.maxY * scale).rounded()
+        guard left.magnitude < 1e9, top.magnitude < 1e9, right.magnitude < 1e9, bottom.magnitude < 1e9 else { return }
+        bitmap.draw(image, x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
+    }
+
+    /// Strokes a line's decorations of one kind, snapped to whole pixels, at least one thick.
+    private func drawDecorations(_ kind: Decorations.Kind, of line: LayoutLine, into bitmap: inout Bitmap,
+                                 x originX: Double, baseline: Double, scale: Double) {
+        guard line.runs.contains(where: { kind == .underline ? $0.style.underline : $0.style.strikethrough }) else { return }
+        for stroke in Decorations.strokes(line, kind) {
+            let thickness = max(1, (stroke.thickness * scale).rounded())
+            let top = (baseline + stroke.offset * scale - thickness / 2).rounded()
+            let left = ((originX + stroke.x) * scale).rounded(), right = ((originX + stroke.x + stroke.width) * scale).rounded()
+            guard top.magnitude < 1e9, left.magnitude < 1e9, right.magnitude < 1e9, right > left else { continue }
+            bitmap.fill(x: Int(left), y: Int(top), width: Int(right - left), height: Int(thickness), level: stroke.ink)
         }
     }
 

@@ -22,6 +22,8 @@ struct TextItem {
     var level: UInt8
     /// Index of the font in the fallback chain, or -1 for the style's preferred font.
     var font: Int
+    /// Index of the text's attachment the item stands for (its one cluster), or -1 for text.
+    var attachment: Int32 = -1
 }
 
 /// Splits a paragraph into items (runs of one style, script, bidi level and resolved font),
@@ -122,6 +124,7 @@ struct Itemizer {
         // The current run's end and preferred font, read when the run changes: reading a run
         // copies its style (and retains the style's strings), too much for every cluster.
         let runCount = text.runs.count
+        let hasAttachments = !text.attachments.isEmpty
         var runEnd = runCount == 0 ? Int.max : text.runs[runIndex].range.upperBound
         var preferred = preferredFonts.isEmpty ? nil : preferredFonts[runIndex]
         for boundary in graphemes {
@@ -166,12 +169,16 @@ struct Itemizer {
             let style = Int32(runIndex)
             let level = levels.isEmpty ? resolvedLevel : levels[clusterStart]
             let lastIndex = items.count - 1  // items are compared and extended in place
-            if lastIndex >= 0, items[lastIndex].style == style, items[lastIndex].font == font, items[lastIndex].level == level,
-               items[lastIndex].script == script || script.isNeutral {
+            if hasAttachments, original[clusterStart] == TextAttachment.unit, let attachment = text.attachmentIndex(at: base + clusterStart) {
+                // An attachment is an item of its own, whatever its neighbours.
+                items.append(TextItem(start: clusterStart, end: clusterEnd, style: style, script: script, level: level, font: font,
+                                      attachment: Int32(attachment)))
+            } else if lastIndex >= 0, items[lastIndex].attachment < 0, items[lastIndex].style == style, items[lastIndex].font == font,
+               items[lastIndex].level == level, items[lastIndex].script == script || script.isNeutral {
                 items[lastIndex].end = clusterEnd
             } else {
-                if lastIndex >= 0, items[lastIndex].script.isNeutral, !script.isNeutral, items[lastIndex].style == style,
-                   items[lastIndex].font == font, items[lastIndex].level == level {
+                if lastIndex >= 0, items[lastIndex].attachment < 0, items[lastIndex].script.isNeutral, !script.isNeutral,
+                   items[lastIndex].style == style, items[lastIndex].font == font, items[lastIndex].level == level {
                     // A neutral item followed by the same everything: give it this script and merge.
                     items[items.count - 1].script = script
                     items[items.count - 1].end = clusterEnd
@@ -188,21 +195,56 @@ struct Itemizer {
         sink.reserve(cutter.estimatedWordCount(items: items.count))
         var words = WordSource(cache: cache, shaper: shaper)
         defer { words.finish() }
-        for item in items {
-            let font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
+        for var item in items {
+            if item.attachment >= 0 {
+                guard sink.take(attachmentPiece(item, base: base, cutter: &cutter)) else { return }
+                continue
+            }
+            var font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
-            let size = text.runs[Int(item.style)].style.size, language = text.runs[Int(item.style)].style.language
+            let style = text.runs[Int(item.style)].style
+            let size = style.size, language = style.language
+            var spacing = ShapedPiece.Spacing.none
+            var shapingStyle = style
+            if style.letterSpacing != 0 {
+                spacing = ShapedPiece.Spacing(points: Float(style.letterSpacing), wordEndOnly: item.script.isCursive)
+                // Optional ligatures would hide the spacing inside them (CSS Text 3, § 8.2).
+                if !item.script.isCursive { shapingStyle.features += Self.noOptionalLigatures }
+            }
+            if shapingStyle.weight != .regular || shapingStyle.isItalic || !shapingStyle.features.isEmpty {
+                let styled = chain.font(font, for: shapingStyle, covering: UnsafeBufferPointer(rebasing: shaping[item.start..<item.end]))
+                if styled !== font {
+                    font = styled
+                    item.font = -1  // not a chain font: the pieces' words hold it
+                }
+            }
             words.begin(item, font: font, language: language)
             var pieceStart = item.start
             while pieceStart < item.end {
                 let (pieceEnd, breakAfter) = cutter.word(from: pieceStart, itemEnd: item.end)
                 let next = words.piece(UnsafeBufferPointer(rebasing: shaping[pieceStart..<pieceEnd]), start: Int32(base + pieceStart),
-                                       item: item, font: font, size: size, language: language, breakAfter: breakAfter)
+                                       item: item, font: font, size: size, language: language, breakAfter: breakAfter,
+                                       letterSpacing: spacing)
                 guard sink.take(next) else { return }
                 pieceStart = pieceEnd
             }
         }
     }
+
+    /// The piece of an attachment item: placed on the metrics of its style's font (the
+    /// style's own, else the chain's primary), breakable after as the text there allows.
+    private func attachmentPiece(_ item: TextItem, base: Int, cutter: inout WordCutter) -> ShapedPiece {
+        var end = item.start, breakAfter = false
+        while end < item.end { (end, breakAfter) = cutter.word(from: end, itemEnd: item.end) }
+        let index = Int(item.attachment)
+        let size = text.runs[Int(item.style)].style.size
+        let font = preferredFonts.isEmpty ? chain.primary : (preferredFonts[Int(item.style)] ?? chain.primary)
+        return ShapedPiece(attachment: index, text.attachments[index].attachment, font: font.metrics(size: size),
+                           start: Int32(base + item.start), end: Int32(base + item.end), size: size, style: item.style,
+                           level: item.level, breakAfter: breakAfter)
+    }
+
+    private static let noOptionalLigatures = ["-liga", "-clig", "-dlig"].map { FontFeature($0)! }
 
     /// ICU line-break locale: the style's language when it is Chinese, Japanese or Korean;
     /// "zh" for untagged text holding Han or kana (CJK punctuation rules); root otherwise.

@@ -12,6 +12,9 @@ struct ShapedPiece: Sendable {
         /// (`LoneGlyphTable`: a Chinese character, most often): making, copying and freeing
         /// such a piece touches no shared object. Never cut.
         case lone(UInt32)
+        /// An inline attachment (index into its text's `attachments`) and the ascent and
+        /// descent it gives its line, in points. No glyphs; never cut.
+        case attachment(Int32, ascent: Float, descent: Float)
     }
 
     /// UTF-16 range of the piece in the text.
@@ -20,6 +23,11 @@ struct ShapedPiece: Sendable {
     /// Text offset of the shaped word's cluster 0.
     var wordStart: Int32
     private(set) var glyphs: Glyphs
+    /// Letter spacing in points (`TextStyle.letterSpacing`) after each cluster, or, in a
+    /// word of a cursive script (`spacesWordEndOnly`), after the word's last cluster only.
+    /// Part of `width`, `hang` and every advance the piece reports.
+    let letterSpacing: Float
+    let spacesWordEndOnly: Bool
     /// Index of the font in the fallback chain the text was shaped with; -1 when the font
     /// is a style's own (only with a word, which holds its font).
     let fontIndex: Int16
@@ -39,8 +47,11 @@ struct ShapedPiece: Sendable {
     private(set) var hang: Double = 0
 
     /// A piece holding a whole shaped word.
-    init(word: ShapedWord, start: Int32, fontIndex: Int, size: Double, style: Int32, level: UInt8, breakAfter: Bool) {
+    init(word: ShapedWord, start: Int32, fontIndex: Int, size: Double, style: Int32, level: UInt8, breakAfter: Bool,
+         letterSpacing: Spacing = .none) {
         glyphs = .word(word, 0..<word.glyphCount)
+        self.letterSpacing = letterSpacing.points
+        spacesWordEndOnly = letterSpacing.wordEndOnly
         self.start = start
         self.end = start + Int32(word.length)
         self.wordStart = start
@@ -54,14 +65,27 @@ struct ShapedPiece: Sendable {
         width = Double(word.totalAdvance) * scale
         hangStart = start + word.trailingSpaceStart
         hang = word.trailingSpaceStart == word.length ? 0 : Double(word.hangingAdvance) * scale
+        if self.letterSpacing != 0 {
+            width += spacing(word, 0..<Int(word.glyphCount))
+            if hang != 0 { hang += spacing(word, word.hangingGlyphs) }
+        }
+    }
+
+    /// Letter spacing of a piece: points after each cluster, or after a cursive word only.
+    struct Spacing {
+        var points: Float
+        var wordEndOnly: Bool
+        static let none = Spacing(points: 0, wordEndOnly: false)
     }
 
     /// A piece of one unit shaped to a lone glyph of chain font `fontIndex` (0...Int16.max).
     ///
     /// Measured as the same word held by reference would be, to the bit.
     init(lone glyph: LoneGlyphTable.Glyph, unit: UInt16, start: Int32, fontIndex: Int, unitsPerEm: Int,
-         size: Double, style: Int32, level: UInt8, breakAfter: Bool) {
+         size: Double, style: Int32, level: UInt8, breakAfter: Bool, letterSpacing: Spacing = .none) {
         glyphs = .lone(glyph.id)
+        self.letterSpacing = letterSpacing.points
+        spacesWordEndOnly = letterSpacing.wordEndOnly
         self.start = start
         end = start + 1
         wordStart = start
@@ -70,7 +94,7 @@ struct ShapedPiece: Sendable {
         self.style = style
         self.level = level
         self.breakAfter = breakAfter
-        width = Double(Int64(glyph.advance)) * (size / Double(unitsPerEm))
+        width = Double(Int64(glyph.advance)) * (size / Double(unitsPerEm)) + Double(self.letterSpacing)
         if UnicodeProperties.isHangingSpace(unit) {
             hangStart = start
             hang = width
@@ -79,7 +103,32 @@ struct ShapedPiece: Sendable {
         }
     }
 
-    /// The shaped word the piece is a slice of; nil for a lone glyph.
+    /// A piece standing for attachment `index` of the text (its U+FFFC cluster `start..<end`).
+    init(attachment index: Int, _ attachment: TextAttachment, font: FontMetrics, start: Int32, end: Int32, size: Double,
+         style: Int32, level: UInt8, breakAfter: Bool) {
+        let (ascent, descent) = attachment.lineMetrics(font: font)
+        glyphs = .attachment(Int32(index), ascent: Float(ascent), descent: Float(descent))
+        letterSpacing = 0
+        spacesWordEndOnly = false
+        self.start = start
+        self.end = end
+        wordStart = start
+        fontIndex = -1
+        self.size = size
+        self.style = style
+        self.level = level
+        self.breakAfter = breakAfter
+        width = attachment.size.width
+        hangStart = end
+    }
+
+    /// The attachment the piece stands for, with its line metrics; nil for text.
+    var attachment: (index: Int, metrics: FontMetrics)? {
+        guard case .attachment(let index, let ascent, let descent) = glyphs else { return nil }
+        return (Int(index), FontMetrics(ascent: Double(ascent), descent: Double(descent), lineGap: 0))
+    }
+
+    /// The shaped word the piece is a slice of; nil for a lone glyph or an attachment.
     var word: ShapedWord? {
         guard case .word(let word, _) = glyphs else { return nil }
         return word
@@ -90,10 +139,13 @@ struct ShapedPiece: Sendable {
         switch glyphs {
         case .word(_, let range): range.count
         case .lone: 1
+        case .attachment: 0
         }
     }
 
     /// The font the piece was shaped with, `chain` being the text's fallback chain.
+    ///
+    /// - Precondition: the piece is text, not an attachment.
     func font(in chain: FontFallbackChain) -> Font {
         word?.font ?? chain.fonts[Int(fontIndex)]
     }
@@ -101,6 +153,7 @@ struct ShapedPiece: Sendable {
     /// True when both pieces were shaped with the same font (of `chain`).
     func hasSameFont(as other: ShapedPiece, in chain: FontFallbackChain) -> Bool {
         if fontIndex >= 0, other.fontIndex >= 0 { return fontIndex == other.fontIndex }
+        if attachment != nil || other.attachment != nil { return false }
         return font(in: chain) === other.font(in: chain)
     }
 
@@ -119,6 +172,36 @@ struct ShapedPiece: Sendable {
         let hanging = word.hangingStart(from: start - wordStart, to: end - wordStart)
         hangStart = wordStart + hanging
         hang = hanging == end - wordStart ? 0 : Double(word.advance(of: word.glyphs(from: hanging, in: glyphs))) * scale
+        if letterSpacing != 0 {
+            width += spacing(word, glyphs)
+            if hang != 0 { hang += spacing(word, word.glyphs(from: hanging, in: glyphs)) }
+        }
+    }
+
+    /// The piece ends where its word ends (a cursive word's spacing is there).
+    private var endsWord: Bool { word.map { end == wordStart + $0.length } ?? true }
+
+    /// The letter spacing of glyphs `range` of the piece's `word`, in points.
+    ///
+    /// - Complexity: O(n) in the range's glyphs (only for letter-spaced text).
+    private func spacing(_ word: ShapedWord, _ range: Range<Int>) -> Double {
+        if spacesWordEndOnly {
+            // The word's last cluster: the last glyph for left-to-right, the first for right-to-left.
+            let last = word.rightToLeft ? 0 : Int(word.glyphCount) - 1
+            return endsWord && range.contains(last) ? Double(letterSpacing) : 0  // cuts keep clusters whole
+        }
+        var clusters = 0
+        for g in range where g + 1 == range.upperBound || word.clusters[g + 1] != word.clusters[g] { clusters += 1 }
+        return Double(letterSpacing) * Double(clusters)
+    }
+
+    /// The spacing after the cluster of glyph `g` of the piece's word.
+    @inline(__always)
+    private func spacing(afterClusterOf g: Int, of word: ShapedWord) -> Double {
+        guard letterSpacing != 0 else { return 0 }
+        guard spacesWordEndOnly else { return Double(letterSpacing) }
+        let last = word.clusters[word.rightToLeft ? 0 : Int(word.glyphCount) - 1]
+        return endsWord && word.clusters[g] == last ? Double(letterSpacing) : 0
     }
 
     /// Visits the piece's glyphs in HarfBuzz order (visual): ID, offsets and advance in
@@ -128,12 +211,15 @@ struct ShapedPiece: Sendable {
         case .lone(let glyph):
             // Computed as for a word (an offset of 0 scaled), so both kinds place alike.
             body(glyph, 0, -0.0, width, 0, true)
+        case .attachment:
+            return
         case .word(let word, let range):
             let scale = size / Double(word.font.unitsPerEm)
             for g in Int(range.lowerBound)..<Int(range.upperBound) {
                 let endsCluster = g + 1 == Int(range.upperBound) || word.clusters[g + 1] != word.clusters[g]
+                let spacing = endsCluster ? spacing(afterClusterOf: g, of: word) : 0
                 body(word.glyphs[g], Double(word.xOffsets[g]) * scale, -Double(word.yOffsets[g]) * scale,
-                     Double(word.advances[g]) * scale, word.clusters[g], endsCluster)
+                     Double(word.advances[g]) * scale + spacing, word.clusters[g], endsCluster)
             }
         }
     }
@@ -168,7 +254,7 @@ struct ShapedPiece: Sendable {
                 units &+= word.advances[j]
                 k += 1
             }
-            if !body(wordStart + cluster, Double(units) * scale) { return false }
+            if !body(wordStart + cluster, Double(units) * scale + spacing(afterClusterOf: i, of: word)) { return false }
         }
         return true
     }

@@ -30,7 +30,7 @@ struct WordSource {
     @inline(__always)
     mutating func piece(
         _ slice: UnsafeBufferPointer<UInt16>, start: Int32, item: TextItem, font: Font, size: Double, language: String?,
-        breakAfter: Bool
+        breakAfter: Bool, letterSpacing: ShapedPiece.Spacing = .none
     ) -> ShapedPiece {
         var word: ShapedWord?
         // `lone?.`, not `if let lone`: a bound copy would retain the table per piece.
@@ -44,12 +44,13 @@ struct WordSource {
             }
             if case .lone(let glyph) = entry {
                 return ShapedPiece(lone: glyph, unit: unit, start: start, fontIndex: item.font, unitsPerEm: font.unitsPerEm,
-                                   size: size, style: item.style, level: item.level, breakAfter: breakAfter)
+                                   size: size, style: item.style, level: item.level, breakAfter: breakAfter,
+                                   letterSpacing: letterSpacing)
             }
         }
         return ShapedPiece(word: word ?? shapeWord(slice, item: item, font: font, language: language),
                            start: start, fontIndex: item.font, size: size, style: item.style, level: item.level,
-                           breakAfter: breakAfter)
+                           breakAfter: breakAfter, letterSpacing: letterSpacing)
     }
 
     /// Counts the words answered by value as cache hits.
@@ -64,7 +65,7 @@ struct WordSource {
                                  text: slice, seed: cache.seed)
         if let word = cache.word(for: key) { return word }
         cache.recordShaping()
-        let shaped = shaper.shape(font.harfBuzz, text: slice, rightToLeft: rightToLeft, script: item.script, language: language)
+        let shaped = shaper.shape(font, text: slice, rightToLeft: rightToLeft, script: item.script, language: language)
         let word = ShapedWord(font: font, shaped: shaped ?? ShapedGlyphs(), units: slice, rightToLeft: rightToLeft)
         cache.insert(word, for: key)
         return word

@@ -46,6 +46,8 @@ public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
+    public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
     public var size: Size { Size(width: width, height: height) }
 
     /// True when the rectangles share interior area (touching edges do not count).

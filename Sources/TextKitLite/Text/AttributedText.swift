@@ -20,6 +20,16 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     /// Highlighted ranges (mentions, topics, URLs, …): ascending, disjoint, not empty,
     /// within the text. Appending another attributed text keeps its highlights.
     public private(set) var highlights: [TextHighlight] = []
+    /// Inline attachments by UTF-16 offset, ascending; each offset holds U+FFFC. A U+FFFC
+    /// without one is ordinary text.
+    public private(set) var attachments: [Attachment] = []
+
+    /// An attachment and where it is.
+    public struct Attachment: Sendable, Hashable, Codable {
+        /// UTF-16 offset of its U+FFFC.
+        public var offset: Int
+        public var attachment: TextAttachment
+    }
 
     /// Text with one style.
     public init(_ string: String, style: TextStyle = TextStyle()) {
@@ -75,17 +85,81 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         }
     }
 
-    /// Appends another attributed text, keeping its styles and highlights.
+    /// Appends another attributed text, keeping its styles, attachments and highlights.
     public mutating func append(_ other: AttributedText) {
-        let start = utf16.count
+        let shift = utf16.count
         for var highlight in other.highlights {
-            highlight.range = (highlight.range.lowerBound + start)..<(highlight.range.upperBound + start)
+            highlight.range = (highlight.range.lowerBound + shift)..<(highlight.range.upperBound + shift)
             highlights.append(highlight)
         }
         for run in other.runs {
             let string = other.utf16.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[run.range]), as: UTF16.self) }
             append(string, style: run.style)
         }
+        attachments += other.attachments.map { Attachment(offset: $0.offset + shift, attachment: $0.attachment) }
+    }
+
+    /// The text of a UTF-16 range (clamped to the text), with its styles, attachments and
+    /// highlights (cut at the range's ends).
+    public func slice(_ range: Range<Int>) -> AttributedText {
+        let range = range.clamped(to: 0..<utf16.count)
+        var result = AttributedText("", style: style(at: range.lowerBound))
+        guard !range.isEmpty else { return result }
+        let first = runIndex(at: range.lowerBound) ?? 0
+        for run in runs[first...] {
+            let part = run.range.clamped(to: range)
+            guard !part.isEmpty else { break }
+            result.append(String(decoding: utf16[part], as: UTF16.self), style: run.style)
+        }
+        result.attachments = attachments.compactMap { range.contains($0.offset) ? Attachment(offset: $0.offset - range.lowerBound, attachment: $0.attachment) : nil }
+        // The highlights the range overlaps, from the first that ends inside it.
+        var low = 0, high = highlights.count
+        while low < high {
+            let mid = (low + high) / 2
+            if highlights[mid].range.upperBound <= range.lowerBound { low = mid + 1 } else { high = mid }
+        }
+        for var highlight in highlights[low...] {
+            guard highlight.range.lowerBound < range.upperBound else { break }
+            let part = highlight.range.clamped(to: range)
+            highlight.range = (part.lowerBound - range.lowerBound)..<(part.upperBound - range.lowerBound)
+            result.highlights.append(highlight)
+        }
+        return result
+    }
+
+    /// Appends an attachment: a U+FFFC in `style` (whose font places it on the line).
+    public mutating func append(_ attachment: TextAttachment, style: TextStyle) {
+        let offset = utf16.count
+        append(String(TextAttachment.character), style: style)
+        attachments.append(Attachment(offset: offset, attachment: attachment))
+    }
+
+    /// Puts an attachment on the U+FFFC at UTF-16 `offset`, or removes it (nil).
+    ///
+    /// - Precondition: the unit at `offset` is U+FFFC.
+    public mutating func setAttachment(_ attachment: TextAttachment?, at offset: Int) {
+        precondition(offset >= 0 && offset < utf16.count && utf16[offset] == TextAttachment.unit,
+                     "an attachment needs a U+FFFC at offset \(offset)")
+        let index = attachments.firstIndex { $0.offset >= offset } ?? attachments.count
+        if index < attachments.count, attachments[index].offset == offset { attachments.remove(at: index) }
+        if let attachment { attachments.insert(Attachment(offset: offset, attachment: attachment), at: index) }
+    }
+
+    /// The attachment at a UTF-16 offset, if any.
+    ///
+    /// - Complexity: O(log n) in the attachments.
+    public func attachment(at offset: Int) -> TextAttachment? {
+        attachmentIndex(at: offset).map { attachments[$0].attachment }
+    }
+
+    /// Index into `attachments` of the one at `offset`, if any.
+    func attachmentIndex(at offset: Int) -> Int? {
+        var low = 0, high = attachments.count
+        while low < high {
+            let mid = (low + high) / 2
+            if attachments[mid].offset < offset { low = mid + 1 } else { high = mid }
+        }
+        return low < attachments.count && attachments[low].offset == offset ? low : nil
     }
 
     /// Applies `transform` to the style of every code unit in `range` (UTF-16 offsets,
@@ -152,6 +226,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
             result.updateStyle(in: run.range.clamped(to: 0..<count)) { $0 = run.style }
         }
         result.setHighlights(highlights.prefix { $0.range.lowerBound < count })
+        result.attachments = attachments.filter { $0.offset < count }
         return result
     }
 
@@ -177,12 +252,14 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     public var description: String { string }
 
     public static func == (a: AttributedText, b: AttributedText) -> Bool {
-        a.utf16 == b.utf16 && a.runs == b.runs && a.baseStyle == b.baseStyle && a.highlights == b.highlights
+        a.utf16 == b.utf16 && a.runs == b.runs && a.baseStyle == b.baseStyle && a.attachments == b.attachments
+            && a.highlights == b.highlights
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(utf16)
         hasher.combine(runs)
+        hasher.combine(attachments.count)
         hasher.combine(highlights)
     }
 }

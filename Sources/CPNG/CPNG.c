@@ -1,0 +1,263 @@
+#include "CPNG.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+// libpng's error callback must not return: it longjmps to the setjmp of the call in
+// progress (decode_under_setjmp or encode_under_setjmp). Every frame between the two is C
+// (libpng and the callbacks below), so the jump crosses no Swift frame. What must survive
+// the jump lives in a struct owned by the caller of the setjmp function, never in that
+// function's own locals (C11 7.13.2.1: those are indeterminate after the jump).
+
+/// Where a failure is recorded before the jump: the code and the message.
+typedef struct {
+    tkl_png_code code;
+    char *message;
+    size_t message_size;
+} failure;
+
+static void set_message(failure *fail, const char *text) {
+    if (fail->message_size == 0) return;
+    strncpy(fail->message, text, fail->message_size - 1);
+    fail->message[fail->message_size - 1] = '\0';
+}
+
+static void on_error(png_structp png, png_const_charp text) {
+    failure *fail = png_get_error_ptr(png);
+    // A code set by a callback (truncation, memory) wins over libpng's generic one.
+    if (fail->code == TKL_PNG_OK) fail->code = TKL_PNG_CORRUPT;
+    if (fail->message[0] == '\0') set_message(fail, text);
+    png_longjmp(png, 1);
+}
+
+// Warnings (a bad CRC in an ancillary chunk, an unknown chunk) are ignored: libpng's
+// default prints them on stderr.
+static void on_warning(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text;
+}
+
+// MARK: Decoding
+
+typedef struct {
+    failure fail;
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+    png_structp png;
+    png_infop info;
+    uint32_t width;
+    uint32_t height;
+    int channels;
+    uint8_t *rows;
+    uint8_t *pixels;
+} decoder;
+
+static void read_bytes(png_structp png, png_bytep out, size_t count) {
+    decoder *d = png_get_io_ptr(png);
+    if (count > d->size - d->offset) {
+        d->fail.code = TKL_PNG_TRUNCATED;
+        set_message(&d->fail, "the data ends before the image does");
+        png_error(png, "truncated");
+    }
+    memcpy(out, d->data + d->offset, count);
+    d->offset += count;
+}
+
+static uint8_t luma(uint8_t r, uint8_t g, uint8_t b) {
+    // Rec. 601: 0.299, 0.587, 0.114 in 1/65536 (the three sum to 65536, so gray stays gray).
+    return (uint8_t)((19595u * r + 38470u * g + 7471u * b + 32768u) >> 16);
+}
+
+/// Converts one row of 8-bit samples (1 to 4 channels) into row `y` of the two planes.
+static void convert_row(decoder *d, const uint8_t *row, uint32_t y) {
+    size_t w = d->width;
+    uint8_t *gray = d->pixels + (size_t)y * w;
+    uint8_t *alpha = d->pixels + (size_t)d->width * d->height + (size_t)y * w;
+    switch (d->channels) {
+    case 1:
+        memcpy(gray, row, w);
+        memset(alpha, 255, w);
+        break;
+    case 2:
+        for (size_t x = 0; x < w; x++) {
+            gray[x] = row[2 * x];
+            alpha[x] = row[2 * x + 1];
+        }
+        break;
+    case 3:
+        for (size_t x = 0; x < w; x++) gray[x] = luma(row[3 * x], row[3 * x + 1], row[3 * x + 2]);
+        memset(alpha, 255, w);
+        break;
+    default:
+        for (size_t x = 0; x < w; x++) {
+            gray[x] = luma(row[4 * x], row[4 * x + 1], row[4 * x + 2]);
+            alpha[x] = row[4 * x + 3];
+        }
+        break;
+    }
+}
+
+static tkl_png_code decode_under_setjmp(decoder *d) {
+    if (setjmp(png_jmpbuf(d->png))) return d->fail.code;
+    png_set_read_fn(d->png, d, read_bytes);
+    // The pixel bound is the caller's (checked before): lift libpng's own (1,000,000 pixels
+    // a side) to the format's limit.
+    png_set_user_limits(d->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+    png_read_info(d->png, d->info);
+    d->width = png_get_image_width(d->png, d->info);
+    d->height = png_get_image_height(d->png, d->info);
+
+    png_set_expand(d->png);    // palette to RGB, gray below 8 bits to 8, tRNS to alpha
+    png_set_scale_16(d->png);  // 16 to 8 bits, rounded to the nearest (v / 257)
+    int passes = png_set_interlace_handling(d->png);
+    png_read_update_info(d->png, d->info);
+    d->channels = png_get_channels(d->png, d->info);
+    size_t row_bytes = png_get_rowbytes(d->png, d->info);
+
+    size_t count = (size_t)d->width * d->height;
+    d->pixels = malloc(2 * count);
+    // An interlaced image fills every row in several passes, so it needs all rows at once;
+    // otherwise one row at a time is enough.
+    d->rows = malloc(passes > 1 ? row_bytes * d->height : row_bytes);
+    if (d->pixels == NULL || d->rows == NULL) return TKL_PNG_NO_MEMORY;
+    for (int pass = 0; pass < passes; pass++) {
+        for (uint32_t y = 0; y < d->height; y++) {
+            uint8_t *row = passes > 1 ? d->rows + (size_t)y * row_bytes : d->rows;
+            png_read_row(d->png, row, NULL);
+            if (passes == 1) convert_row(d, row, y);
+        }
+    }
+    if (passes > 1) {
+        for (uint32_t y = 0; y < d->height; y++) convert_row(d, d->rows + (size_t)y * row_bytes, y);
+    }
+    png_read_end(d->png, NULL);  // the chunks after the image, to IEND: catches truncation
+    return TKL_PNG_OK;
+}
+
+static uint32_t read_u32(const uint8_t *bytes) {
+    return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | bytes[3];
+}
+
+tkl_png_code tkl_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+                            tkl_png_image *image) {
+    memset(image, 0, sizeof *image);
+    size_t signature = size < 8 ? size : 8;
+    if (size == 0 || png_sig_cmp(data, 0, signature) != 0) return TKL_PNG_NOT_PNG;
+    if (size < 8) {
+        strcpy(image->message, "the data ends inside the PNG signature");
+        return TKL_PNG_TRUNCATED;
+    }
+    // The pixel bound is checked from IHDR (the first chunk, or libpng refuses the file)
+    // before libpng reads on: a file that claims a huge size is too large whatever follows.
+    if (size >= 24 && memcmp(data + 12, "IHDR", 4) == 0) {
+        image->width = read_u32(data + 16);
+        image->height = read_u32(data + 20);
+        if ((uint64_t)image->width * image->height > max_pixels) return TKL_PNG_TOO_LARGE;
+    }
+    decoder d = {
+        .fail = {.code = TKL_PNG_OK, .message = image->message, .message_size = sizeof image->message},
+        .data = data,
+        .size = size,
+    };
+    d.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &d.fail, on_error, on_warning);
+    if (d.png == NULL) return TKL_PNG_NO_MEMORY;
+    d.info = png_create_info_struct(d.png);
+    tkl_png_code code = d.info == NULL ? TKL_PNG_NO_MEMORY : decode_under_setjmp(&d);
+    png_destroy_read_struct(&d.png, &d.info, NULL);
+    free(d.rows);
+    if (code == TKL_PNG_OK) {
+        image->width = d.width;
+        image->height = d.height;
+        image->pixels = d.pixels;
+    } else {
+        free(d.pixels);
+    }
+    return code;
+}
+
+// MARK: Encoding
+
+typedef struct {
+    failure fail;
+    png_structp png;
+    png_infop info;
+    uint8_t *row;
+    tkl_png_output *output;
+} encoder;
+
+static void write_bytes(png_structp png, png_bytep data, size_t count) {
+    encoder *e = png_get_io_ptr(png);
+    tkl_png_output *out = e->output;
+    if (count > out->capacity - out->size) {
+        size_t capacity = out->capacity < 4096 ? 4096 : out->capacity;
+        while (capacity - out->size < count) {
+            if (capacity > SIZE_MAX / 2) capacity = out->size + count; else capacity *= 2;
+        }
+        uint8_t *bytes = realloc(out->bytes, capacity);
+        if (bytes == NULL) {
+            e->fail.code = TKL_PNG_NO_MEMORY;
+            png_error(png, "out of memory");
+        }
+        out->bytes = bytes;
+        out->capacity = capacity;
+    }
+    memcpy(out->bytes + out->size, data, count);
+    out->size += count;
+}
+
+static void flush_bytes(png_structp png) { (void)png; }
+
+static tkl_png_code encode_under_setjmp(encoder *e, const uint8_t *gray, const uint8_t *alpha,
+                                        uint32_t width, uint32_t height) {
+    if (setjmp(png_jmpbuf(e->png))) return e->fail.code;
+    png_set_write_fn(e->png, e, write_bytes, flush_bytes);
+    png_set_IHDR(e->png, e->info, width, height, 8,
+                 alpha ? PNG_COLOR_TYPE_GRAY_ALPHA : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(e->png, e->info);
+    if (alpha) {
+        e->row = malloc(2 * (size_t)width);
+        if (e->row == NULL) return TKL_PNG_NO_MEMORY;
+    }
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *source = gray + (size_t)y * width;
+        if (alpha) {
+            const uint8_t *a = alpha + (size_t)y * width;
+            for (size_t x = 0; x < width; x++) {
+                e->row[2 * x] = source[x];
+                e->row[2 * x + 1] = a[x];
+            }
+            source = e->row;
+        }
+        png_write_row(e->png, source);
+    }
+    png_write_end(e->png, NULL);
+    return TKL_PNG_OK;
+}
+
+tkl_png_code tkl_png_encode(const uint8_t *gray, const uint8_t *alpha, uint32_t width,
+                            uint32_t height, tkl_png_output *output) {
+    memset(output, 0, sizeof *output);
+    encoder e = {
+        .fail = {.code = TKL_PNG_OK, .message = output->message, .message_size = sizeof output->message},
+        .output = output,
+    };
+    e.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &e.fail, on_error, on_warning);
+    if (e.png == NULL) return TKL_PNG_NO_MEMORY;
+    e.info = png_create_info_struct(e.png);
+    tkl_png_code code = e.info == NULL ? TKL_PNG_NO_MEMORY : encode_under_setjmp(&e, gray, alpha, width, height);
+    png_destroy_write_struct(&e.png, &e.info);
+    free(e.row);
+    if (code != TKL_PNG_OK) {
+        free(output->bytes);
+        output->bytes = NULL;
+        output->size = 0;
+        output->capacity = 0;
+    }
+    return code;
+}
+
+void tkl_png_free(void *pointer) { free(pointer); }

@@ -1,0 +1,46 @@
+/// Why an image could not be read, decoded or encoded. Every case names the file (or the
+/// name given to in-memory data) it is about.
+public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Reason: Sendable, Equatable {
+        /// The file could not be read: the system's reason ("No such file or directory").
+        case cannotRead(String)
+        /// The file is larger than an image file may be (in bytes).
+        case fileTooLarge(bytes: Int, limit: Int)
+        /// The data does not start with the PNG signature.
+        case notPNG
+        /// The data ends before the image does.
+        case truncated
+        /// libpng refused the data: its message ("IDAT: CRC error", "invalid distance too far back").
+        case corrupt(String)
+        /// The image has more pixels than the bound (read from IHDR, before any pixel is allocated).
+        case tooLarge(width: Int, height: Int, limit: Int)
+        /// The image cannot be encoded: why ("a PNG cannot be 0 pixels wide").
+        case cannotEncode(String)
+        /// Memory for the pixels or the encoded bytes could not be had.
+        case outOfMemory
+    }
+
+    /// The path of the file, or the name the caller gave to in-memory data.
+    public let path: String
+    /// What went wrong.
+    public let reason: Reason
+
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch reason {
+        case .cannotRead(let why): "cannot read image file \(path): \(why)"
+        case .fileTooLarge(let bytes, let limit): "image file too large: \(path) (\(bytes) bytes or more, limit \(limit))"
+        case .notPNG: "not a PNG file: \(path) (no PNG signature)"
+        case .truncated: "truncated PNG file: \(path) (the data ends before the image does)"
+        case .corrupt(let why): "corrupt PNG file: \(path) (\(why))"
+        case .tooLarge(let width, let height, let limit): "PNG image too large: \(path) (\(width)×\(height) pixels, limit \(limit))"
+        case .cannotEncode(let why): "cannot encode \(path) as PNG: \(why)"
+        case .outOfMemory: "out of memory for the PNG image \(path)"
+        }
+    }
+}

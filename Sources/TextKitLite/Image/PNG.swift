@@ -1,0 +1,102 @@
+internal import CPNG
+
+// Every call into libpng lives in CPNG.c (under its own setjmp, so that libpng's longjmp
+// never crosses a Swift frame); every call into CPNG lives in this file.
+
+extension GrayImage {
+    /// Decodes a PNG file: any color type (gray, gray and alpha, RGB, RGBA, palette), bit
+    /// depth (1 to 16) and interlacing, with tRNS transparency, to 8-bit gray and alpha.
+    ///
+    /// Color becomes Rec. 601 luma of the encoded values, `(0.299 R + 0.587 G + 0.114 B)`
+    /// rounded (as color emoji glyphs are drawn); 16-bit samples are scaled to 8 bits,
+    /// rounded; gamma chunks are ignored.
+    ///
+    /// - Parameters:
+    ///   - path: the file; it is read whole (at most `maximumFileSize` bytes).
+    ///   - maxPixels: the largest `width × height` accepted, checked from the header before
+    ///     any pixel is allocated.
+    /// - Throws: `ImageError` naming `path`: `.cannotRead` with the system's reason,
+    ///   `.fileTooLarge`, `.notPNG`, `.truncated`, `.corrupt` with libpng's message,
+    ///   `.tooLarge`, `.outOfMemory`.
+    /// - Complexity: O(file size + pixels).
+    public init(pngFile path: String, maxPixels: Int = GrayImage.defaultMaxPixels) throws(ImageError) {
+        let data: [UInt8]
+        do {
+            data = try FileBytes.contents(of: path, limit: Self.maximumFileSize)
+        } catch {
+            switch error {
+            case .cannotRead(let why): throw ImageError(path: path, reason: .cannotRead(why))
+            case .tooLarge(let bytes, let limit): throw ImageError(path: path, reason: .fileTooLarge(bytes: bytes, limit: limit))
+            }
+        }
+        try self.init(pngData: data, name: path, maxPixels: maxPixels)
+    }
+
+    /// The largest PNG file read: 64 MB (4096 × 4096 RGBA pixels stored without compression).
+    public static let maximumFileSize = 64 << 20
+
+    /// Decodes PNG bytes, as `init(pngFile:maxPixels:)` does a file.
+    ///
+    /// - Parameters:
+    ///   - data: the whole PNG file.
+    ///   - name: what errors call the data (a path, a URL).
+    ///   - maxPixels: the largest `width × height` accepted, checked from the header before
+    ///     any pixel is allocated.
+    /// - Throws: `ImageError` naming `name`: `.notPNG`, `.truncated`, `.corrupt` with
+    ///   libpng's message, `.tooLarge`, `.outOfMemory`.
+    /// - Complexity: O(data + pixels).
+    public init(pngData data: [UInt8], name: String = "PNG data", maxPixels: Int = GrayImage.defaultMaxPixels) throws(ImageError) {
+        var image = tkl_png_image()
+        let code = data.withUnsafeBufferPointer {
+            tkl_png_decode($0.baseAddress, $0.count, UInt64(max(0, maxPixels)), &image)
+        }
+        defer { tkl_png_free(image.pixels) }
+        guard code == TKL_PNG_OK, let pixels = image.pixels else {
+            let reason: ImageError.Reason = switch code {
+            case TKL_PNG_NOT_PNG: .notPNG
+            case TKL_PNG_TRUNCATED: .truncated
+            case TKL_PNG_TOO_LARGE: .tooLarge(width: Int(image.width), height: Int(image.height), limit: maxPixels)
+            case TKL_PNG_NO_MEMORY: .outOfMemory
+            default: .corrupt(Self.message(image.message))
+            }
+            throw ImageError(path: name, reason: reason)
+        }
+        let count = Int(image.width) * Int(image.height)
+        self.init(
+            width: Int(image.width), height: Int(image.height),
+            gray: Array(UnsafeBufferPointer(start: pixels, count: count)),
+            alpha: Array(UnsafeBufferPointer(start: pixels + count, count: count)))
+    }
+
+    /// The image as an 8-bit PNG: gray (color type 0) when it is opaque, gray and alpha
+    /// (color type 4) otherwise; no ancillary chunks, so equal images give equal bytes.
+    ///
+    /// - Throws: `ImageError` naming the image by its size: `.cannotEncode` for an empty
+    ///   image (PNG has no 0-pixel images) or one wider or taller than 2³¹ − 1 pixels,
+    ///   `.outOfMemory`.
+    /// - Complexity: O(pixels).
+    public func pngData() throws(ImageError) -> [UInt8] {
+        let name = "\(width)×\(height) image"
+        guard width > 0, height > 0 else { throw ImageError(path: name, reason: .cannotEncode("a PNG has at least one pixel")) }
+        guard width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw ImageError(path: name, reason: .cannotEncode("a PNG is at most 2147483647 pixels wide and high"))
+        }
+        let opaque = isOpaque
+        var output = tkl_png_output()
+        let code = gray.withUnsafeBufferPointer { gray in
+            alpha.withUnsafeBufferPointer { alpha in
+                tkl_png_encode(gray.baseAddress, opaque ? nil : alpha.baseAddress, UInt32(width), UInt32(height), &output)
+            }
+        }
+        defer { tkl_png_free(output.bytes) }
+        guard code == TKL_PNG_OK, let bytes = output.bytes else {
+            throw ImageError(path: name, reason: code == TKL_PNG_NO_MEMORY ? .outOfMemory : .cannotEncode(Self.message(output.message)))
+        }
+        return Array(UnsafeBufferPointer(start: bytes, count: output.size))
+    }
+
+    /// The text of a NUL-terminated C message held in a fixed-size array.
+    private static func message<Storage>(_ storage: Storage) -> String {
+        withUnsafeBytes(of: storage) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}

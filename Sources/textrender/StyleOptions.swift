@@ -1,0 +1,47 @@
+import ArgumentParser
+import TextKitLite
+
+extension TextStyle.Weight: ExpressibleByArgument {}
+
+/// Text style options of `render`: weight, slant, decorations, letter spacing, features.
+struct StyleOptions: ParsableArguments {
+    @Option(help: "Font weight: \(TextStyle.Weight.allCases.map(\.rawValue).joined(separator: ", ")). Bold uses a bold face of the family when the chain has one (the bundled DejaVu Sans Bold), else emboldens the glyphs.")
+    var weight: TextStyle.Weight = .regular
+
+    @Flag(help: "Italic: an italic face of the family when the chain has one, else slanted glyphs.")
+    var italic = false
+
+    @Flag(help: "Underline the text (position and thickness from the font).")
+    var underline = false
+
+    @Flag(help: "Strike the text through (position and thickness from the font).")
+    var strikethrough = false
+
+    @Option(name: .customLong("letter-spacing"), parsing: .unconditional,
+            help: "Extra points after each grapheme cluster (not inside joined Arabic words).")
+    var letterSpacing: Double = 0
+
+    @Option(help: ArgumentHelp("OpenType features, comma-separated: 'tnum,-liga', 'ss01=2'.", valueName: "list"))
+    var features: String?
+
+    func validate() throws {
+        guard letterSpacing.isFinite, abs(letterSpacing) <= 1e4 else {
+            throw ValidationError("invalid --letter-spacing \(letterSpacing): must be a finite number of points within ±10000")
+        }
+        _ = try featureList()
+    }
+
+    private func featureList() throws -> [FontFeature] {
+        guard let features else { return [] }
+        guard let list = FontFeature.list(features) else {
+            throw ValidationError("invalid --features \(features): use comma-separated four-letter tags, each optionally with - (off), + (on) or =N, e.g. tnum,-liga")
+        }
+        return list
+    }
+
+    /// The text style these options give at a point size.
+    func style(size: Double) throws -> TextStyle {
+        TextStyle(size: size, weight: weight, isItalic: italic, underline: underline, strikethrough: strikethrough,
+                  letterSpacing: letterSpacing, features: try featureList())
+    }
+}
