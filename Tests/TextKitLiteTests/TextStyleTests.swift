@@ -175,6 +175,21 @@ import Testing
         }
     }
 
+    @Test func truncationTokensAreShapedPerStyle() throws {
+        let engine = TextEngine(fonts: Self.engine.fonts)
+        let text = AttributedText(String(repeating: "word ", count: 40), style: TextStyle())
+        func tokenFont(_ style: TextStyle) throws -> Font? {
+            let layout = try engine.layout(text, options: LayoutOptions(width: 120, maxLines: 1,
+                                                                        truncationToken: AttributedText("…more", style: style)))
+            return layout.allRuns.last { $0.isTruncationToken }?.font
+        }
+        let regular = try tokenFont(TextStyle(ink: 90))
+        let bold = try tokenFont(TextStyle(ink: 90, weight: .bold))
+        let underlined = try tokenFont(TextStyle(ink: 30, underline: true))
+        #expect(regular != bold && bold?.isBold == true)
+        #expect(underlined == regular)  // ink and decorations do not reshape
+    }
+
     @Test func featureListsParse() {
         #expect(FontFeature.list("tnum, -liga,+kern,ss01=2")?.map(\.description) == ["tnum", "-liga", "kern", "ss01=2"])
         #expect(FontFeature.list("toolong") == nil)

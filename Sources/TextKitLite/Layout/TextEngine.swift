@@ -8,24 +8,25 @@ public final class TextEngine: Sendable {
     /// Truncation tokens shaped once per direction ("…全文" ends thousands of posts).
     private let tokens = BoundedCache<TokenKey, ShapedText>(maxCount: 256, maxCost: 1 << 20, shards: 4)
 
-    /// What shaping a token depends on: its text, its fallback chain, and per run the range,
-    /// font choice, size and language; not ink or link, which differ from post to post ("expand:<id>").
+    /// What shaping a token depends on: its text, attachments, fallback chain, and per run
+    /// the range and the style's shaping attributes (`TextStyle.shapingAttributes`); not ink,
+    /// decorations or highlights (the feed's expand highlight names each post).
     private struct TokenKey: Hashable, Sendable {
         struct Run: Hashable, Sendable {
             var range: Range<Int>
-            var font: TextStyle.FontChoice
-            var size: Double
-            var language: String?
+            var style: TextStyle
         }
 
         var units: [UInt16]
         var runs: [Run]
+        var attachments: [AttributedText.Attachment]
         var direction: ParagraphDirection
         var fonts: FontFallbackChain
 
         init(_ token: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain) {
             units = token.utf16
-            runs = token.runs.map { Run(range: $0.range, font: $0.style.font, size: $0.style.size, language: $0.style.language) }
+            runs = token.runs.map { Run(range: $0.range, style: $0.style.shapingAttributes) }
+            attachments = token.attachments
             self.direction = direction
             self.fonts = fonts
         }

@@ -19,8 +19,8 @@ public struct ShapedText: Sendable {
         paragraphs = Paragraphs.split(text.utf16).map { itemizer.shape($0) }
     }
 
-    /// The same shaping with the ink and links of `text`, a text whose units, run ranges,
-    /// fonts, sizes and languages are this one's (what shaping depends on).
+    /// The same shaping with the ink, decorations and highlights of `text`, a text whose units,
+    /// run ranges, attachments and shaping attributes are this one's (what shaping depends on).
     func restyled(_ text: AttributedText) -> ShapedText {
         var copy = self
         copy.text = text

@@ -54,6 +54,16 @@ public struct TextStyle: Sendable, Hashable {
         self.letterSpacing = letterSpacing
         self.features = features
     }
+
+    /// The style with only what shaping and line breaking depend on (font, size, language,
+    /// weight, slant, letter spacing, features): ink and decorations at their defaults.
+    var shapingAttributes: TextStyle {
+        var style = self
+        style.ink = 0
+        style.underline = false
+        style.strikethrough = false
+        return style
+    }
 }
 
 /// An OpenType feature setting: a four-letter tag and its value (0 off, 1 on, or an
