@@ -24,3 +24,34 @@ public struct CellLayout: Sendable, Codable {
     /// True when the body (or the quote) was cut at its maximum line count.
     public var isTruncated: Bool { elements.contains { $0.text?.isTruncated == true } }
 }
+
+/// A highlight of one of a cell's text elements, its rects in cell coordinates.
+public struct CellHighlight: Sendable, Hashable {
+    /// The id of the text element that shows it ("body", "quote", …).
+    public var elementID: String
+    public var highlight: LayoutHighlight
+}
+
+extension CellLayout {
+    /// The element at a point (cell coordinates): the last drawn whose frame holds it (the
+    /// quote's text, not its box), or nil.
+    public func element(at point: Point) -> CellElement? {
+        elements.last { $0.frame.contains(point) }
+    }
+
+    /// The highlights of every text element, in drawing order, with rects in cell
+    /// coordinates (see `TextLayout.highlights`).
+    public var highlights: [CellHighlight] {
+        elements.flatMap { element in
+            (element.text?.highlights ?? []).map {
+                CellHighlight(elementID: element.id, highlight: $0.offsetBy(dx: element.frame.x, dy: element.frame.y))
+            }
+        }
+    }
+
+    /// The highlight at a point (cell coordinates), or within `margin` points of one; the
+    /// nearest wins, the first on a tie.
+    public func highlight(at point: Point, margin: Double = 0) -> CellHighlight? {
+        highlights.nearest(within: margin) { $0.highlight.distance(to: point) }
+    }
+}

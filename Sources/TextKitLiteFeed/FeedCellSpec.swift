@@ -36,19 +36,20 @@ struct FeedCellSpec: Sendable {
         }
     }
 
-    /// A text block's styles: its plain and link text, and its expand token (without the
-    /// post's link, which is set per post).
+    /// A text block's styles: its plain text, and its expand token in the highlight style
+    /// (without its highlight, which names the post and is set per post).
     private struct BlockStyles: Sendable {
         let plain: TextStyle
-        let link: TextStyle
         let token: AttributedText
 
-        init(size: Double, style: FeedCellStyle) {
+        init(size: Double, style: FeedCellStyle, highlightStyle: HighlightStyle) {
             plain = TextStyle(size: size, ink: style.textInk)
-            link = TextStyle(size: size, ink: style.linkInk)
-            token = AttributedText(style.expandToken, style: link)
+            token = AttributedText(style.expandToken, style: highlightStyle.applied(to: plain))
         }
     }
+
+    /// What the body and the quote highlight: mentions, topics, hashtags and URLs.
+    static let highlighter = Highlighter()
 
     /// The ids of the image grid's boxes: this prefix and the image's index ("image0", …),
     /// which `CellRenderer` draws with a frame.
@@ -59,6 +60,8 @@ struct FeedCellSpec: Sendable {
     // The styles every cell uses, made once (not for every post).
     private let authorStyle: TextStyle
     private let body: BlockStyles, quote: BlockStyles
+    /// Mentions, topics, hashtags, URLs and the expand token: in the link ink.
+    private let highlightStyle: HighlightStyle
     private let footer: AttributedText
     /// The measuring specs of the usual shapes (up to 9 images), made once, not per post.
     private var measuringSpecs: [Shape: LayoutSpec] = [:]
@@ -67,8 +70,9 @@ struct FeedCellSpec: Sendable {
         self.style = style
         self.measureOnly = measureOnly
         authorStyle = TextStyle(size: style.authorSize, ink: style.textInk)
-        body = BlockStyles(size: style.bodySize, style: style)
-        quote = BlockStyles(size: style.quoteSize, style: style)
+        highlightStyle = HighlightStyle(ink: style.linkInk)
+        body = BlockStyles(size: style.bodySize, style: style, highlightStyle: highlightStyle)
+        quote = BlockStyles(size: style.quoteSize, style: style, highlightStyle: highlightStyle)
         footer = AttributedText(style.footerText, style: TextStyle(size: style.footerSize, ink: style.secondaryInk))
         for hasBody in [false, true] {
             for hasQuote in [false, true] {
@@ -110,12 +114,13 @@ struct FeedCellSpec: Sendable {
 
     private static let placeholder = AttributedText("")
 
-    /// A field's string styled: links highlighted in the body and the quote.
+    /// A field's string styled: mentions, topics, hashtags and URLs highlighted in the body
+    /// and the quote.
     func attributedText(_ field: Field, _ string: String) -> AttributedText {
         switch field {
         case .author: AttributedText(string.isEmpty ? "—" : string, style: authorStyle)
-        case .body: FeedTextHighlighter.attributed(string, style: body.plain, linkStyle: body.link)
-        case .quote: FeedTextHighlighter.attributed(string, style: quote.plain, linkStyle: quote.link)
+        case .body: Self.highlighter.attributed(string, style: body.plain, highlightStyle: highlightStyle)
+        case .quote: Self.highlighter.attributed(string, style: quote.plain, highlightStyle: highlightStyle)
         case .footer: footer
         }
     }

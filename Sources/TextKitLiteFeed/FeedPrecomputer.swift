@@ -148,11 +148,13 @@ public final class FeedPrecomputer: Sendable {
     // MARK: - The cell
 
     /// The cell spec of a post, its text blocks shaped (from the shaped-text cache), the
-    /// expand token linked to the post.
+    /// expand token an `expand` highlight whose value is the post's id.
     func cellSpec(_ post: FeedPost) -> LayoutSpec {
         cell.spec(FeedCellSpec.Shape(post)) { field, options in
             var options = options
-            options.truncationToken?.setLink("expand:\(post.id)")
+            if let count = options.truncationToken?.utf16Count {
+                options.truncationToken?.setHighlights([TextHighlight(kind: .expand, value: post.id, range: 0..<count)])
+            }
             return .text(id: field.rawValue, text: shaped(field, field.string(of: post)), options: options)
         }
     }

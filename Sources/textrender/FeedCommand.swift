@@ -12,7 +12,10 @@ struct FeedCommand: ParsableCommand {
             Each cell: avatar and author line, body text (at most --max-lines lines, then the \
             "…全文" expand token), optional quote box, optional image grid, footer. \
             layouts.jsonl holds, in input order, {"id", "height", "elements": [{"id", "kind", \
-            "frame", "lines", "truncated"}], "truncated", "file"}.
+            "frame", "lines", "truncated", "highlights"}], "truncated", "file"}; a text \
+            element's highlights are [{"kind", "value", "range", "rects"}], ranges in Unicode \
+            scalars of its text (of the expand token's, with "truncationToken": true), rects \
+            in the cell's coordinates (points).
             Image names: an id of at most 100 ASCII letters, digits, "-", "_" and "." not \
             starting with "." is the name as it is (abc-1.pgm); any other id gets its first 48 \
             characters with the rest replaced by "_", "+" and 16 hex digits of a 64-bit FNV-1a \
@@ -45,6 +48,18 @@ struct FeedCommand: ParsableCommand {
         var frame: Rect
         var lines: Int?
         var truncated: Bool?
+        var highlights: [HighlightReport]?
+
+        init(_ element: CellElement) {
+            id = element.id
+            kind = element.kind.rawValue
+            frame = element.frame
+            lines = element.text?.lineCount
+            truncated = element.text?.isTruncated
+            highlights = element.text.map { text in
+                HighlightReport.reports(text.highlights.map { $0.offsetBy(dx: element.frame.x, dy: element.frame.y) }, in: text)
+            }
+        }
     }
 
     struct Record: Encodable {
@@ -138,8 +153,7 @@ struct FeedCommand: ParsableCommand {
                     }
                     try writer.write(Record(
                         id: cell.postID, height: cell.height,
-                        elements: cell.elements.map { Element(id: $0.id, kind: $0.kind.rawValue, frame: $0.frame,
-                                                              lines: $0.text?.lineCount, truncated: $0.text?.isTruncated) },
+                        elements: cell.elements.map(Element.init),
                         truncated: cell.isTruncated, file: file.name))
                     try progress.postDone()
                 case .bad(let error):

@@ -16,6 +16,7 @@ struct RenderCommand: ParsableCommand {
             The text comes from the argument, --file, or standard input. Examples:
               textrender render "Hello, 世界 👋 مرحبا" --width 200 --scale 2 --output hello.pgm
               textrender render --file post.txt --max-lines 3 --truncation-token "…全文" --json
+              textrender render "hi @bob, see #swift" --highlight --hit 30,10
             """)
 
     @Argument(help: "The text to render (omit to use --file or standard input).")
@@ -67,8 +68,16 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("output"), help: "Write the image to this PGM file.")
     var output: String?
 
-    @Flag(help: "Print the layout (lines, ranges, size) as JSON on standard output.")
+    @Flag(help: "Print the layout (lines, ranges, size, highlights) as JSON on standard output.")
     var json = false
+
+    @Flag(help: "Highlight @mentions, #topics#, #hashtags and URLs (ink 70), as the feed does.")
+    var highlight = false
+
+    @Option(name: .customLong("hit"), help: ArgumentHelp(
+        "Print, as one JSON object, the character index (in scalars) nearest the point X,Y (points, layout coordinates) and the highlight there.",
+        valueName: "X,Y"))
+    var hit: String?
 
     @Flag(help: "Draw line boxes and baselines over the text.")
     var debug = false
@@ -90,6 +99,8 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--output \(output): the file name must end in .pgm")
         }
         _ = try lineHeightMode()
+        _ = try hitPoint()
+        if hit != nil, json { throw ValidationError("--hit and --json both print to standard output: give one") }
         try validateMaxLines(maxLines)
         if let cancelAfterLines {
             guard cancelAfterLines >= 0 else { throw ValidationError("--cancel-after-lines \(cancelAfterLines): must be 0 or more") }
@@ -107,6 +118,16 @@ struct RenderCommand: ParsableCommand {
             }
             return .fixed(points)
         }
+    }
+
+    /// The point of `--hit`, if given.
+    func hitPoint() throws -> Point? {
+        guard let hit else { return nil }
+        let parts = hit.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+            throw ValidationError("invalid --hit \(hit): use X,Y in points (two finite numbers)")
+        }
+        return Point(x: x, y: y)
     }
 
     func run() throws {
@@ -127,15 +148,17 @@ struct RenderCommand: ParsableCommand {
             truncationToken: truncationToken.map { AttributedText($0, style: style) }, alignment: align,
             lineHeightMultiple: lineHeightMultiple, lineSpacing: fontOptions.lineSpacing,
             lineHeightMode: try lineHeightMode(), insets: EdgeInsets(all: inset), direction: direction)
+        let plain = highlight ? Highlighter().attributed(string, style: style, highlightStyle: HighlightStyle())
+                              : AttributedText(string, style: style)
         let layout: TextLayout
-        let text = try emoticonTable(emoticons).attributed(AttributedText(string, style: style))
+        let text = try emoticonTable(emoticons).attributed(plain)
         do {
             layout = try engine.layout(text, options: options)
         } catch {
             throw CLIError(error.description)
         }
         // After the text, fonts and options are checked, so a bad value is reported first.
-        if output == nil, !json { throw ValidationError("nothing to do: give --output FILE.pgm and/or --json") }
+        if output == nil, !json, hit == nil { throw ValidationError("nothing to do: give --output FILE.pgm, --json or --hit X,Y") }
         if let output {
             let renderOptions = RenderOptions(scale: scale, debug: debug, maxPixels: maxPixels)
             do {
@@ -153,6 +176,11 @@ struct RenderCommand: ParsableCommand {
             }
         }
         if json { try printJSON(layout) }
+        if let point = try hitPoint() {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            try Output.standardOutput(try encoder.encode(HitReport(layout, at: point)) + Data("\n".utf8))
+        }
     }
 
     /// Renders through the asynchronous engine (a display request on a target, drawn on the
@@ -235,6 +263,8 @@ struct LayoutReport: Encodable {
     var lineCount: Int
     var truncated: Bool
     var lines: [Line]
+    /// The highlights shown (see `TextLayout.highlights`), ranges in scalars.
+    var highlights: [HighlightReport]
     /// Inline attachments: their U+FFFC as a range of Unicode scalars (of the truncation
     /// token when `truncationToken` is set) and their box in points.
     var attachments: [Attachment]
@@ -260,6 +290,7 @@ struct LayoutReport: Encodable {
                 frame: line.frame, baseline: line.baseline, ascent: line.ascent, descent: line.descent,
                 runs: line.runs.count, truncated: line.isTruncated)
         }
+        highlights = HighlightReport.reports(layout.highlights, in: layout)
         attachments = layout.lines.flatMap(\.attachments).map { placed in
             let text = placed.isTruncationToken ? layout.options.truncationToken ?? AttributedText("") : layout.text
             let start = text.scalarOffset(utf16Offset: placed.offset)

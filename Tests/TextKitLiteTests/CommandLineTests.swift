@@ -2,6 +2,7 @@ import Foundation
 @testable import SampleFeed
 import Testing
 @testable import TextKitLite
+@testable import TextKitLiteFeed
 
 /// Runs the built `textrender` executable (it sits beside the test bundle).
 enum TextRenderTool {
@@ -145,6 +146,65 @@ enum TextRenderTool {
         // No temporary files are left behind.
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
         #expect(!files.contains { $0.hasPrefix(".") })
+    }
+
+    /// `render --highlight --json` lists the highlights (ranges in scalars, rects in
+    /// points); `--hit` at the centre of the mention's rect finds it.
+    @Test func renderFindsAMentionByItsRect() throws {
+        let text = "😀 hi @bob, see #swift and https://example.com/x"
+        let json = try TextRenderTool.run(["render", text, "--highlight", "--json", "--width", "160"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        let highlights = report["highlights"] as! [[String: Any]]
+        #expect(highlights.map { $0["kind"] as! String } == ["mention", "hashtag", "url"])
+        #expect(highlights.allSatisfy { $0["truncationToken"] == nil })
+        #expect(highlights.map { $0["value"] as! String } == ["@bob", "#swift", "https://example.com/x"])
+        #expect(highlights[0]["range"] as! [Int] == [5, 9])  // scalars: the emoji counts one
+        let rect = (highlights[0]["rects"] as! [[String: Double]])[0]
+        let (x, y) = (rect["x"]! + rect["width"]! / 2, rect["y"]! + rect["height"]! / 2)
+        let hit = try TextRenderTool.run(["render", text, "--highlight", "--width", "160", "--hit", "\(x),\(y)"])
+        #expect(hit.status == 0, "\(hit.stderr)")
+        #expect(hit.stdout.split(separator: "\n").count == 1)
+        let found = try JSONSerialization.jsonObject(with: Data(hit.stdout.utf8)) as! [String: Any]
+        let highlight = try #require(found["highlight"] as? [String: Any])
+        #expect(highlight["kind"] as? String == "mention" && highlight["value"] as? String == "@bob")
+        #expect((5...9).contains(found["index"] as! Int))
+        // Without --highlight there is nothing to hit, and the index is still given.
+        let plain = try TextRenderTool.run(["render", text, "--width", "160", "--hit", "0,0"])
+        #expect(plain.stdout == #"{"highlight":null,"index":0}"# + "\n")
+    }
+
+    /// layouts.jsonl lists each text element's highlights with rects in the cell's
+    /// coordinates, inside the element's frame; a truncated body's token is `expand`.
+    @Test func feedLayoutsListHighlightsInCellCoordinates() throws {
+        let directory = Fixtures.temporaryPath("feed-highlights")
+        let posts = [
+            #"{"id": "h1", "author": "a", "text": "hello @bob and #话题# and #swift"}"#,
+            SampleFeed.jsonLine(FeedPost(id: "h2", author: "b", text: String(repeating: "long text @someone goes on. ", count: 30))),
+        ].joined(separator: "\n")
+        let result = try TextRenderTool.run(["feed", "--out", directory, "--scale", "1"], stdin: Data(posts.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try String(contentsOfFile: directory + "/layouts.jsonl", encoding: .utf8).split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+        func highlights(_ record: [String: Any]) -> [(String, [String: Any], [String: Double])] {
+            (record["elements"] as! [[String: Any]]).flatMap { element in
+                ((element["highlights"] as? [[String: Any]]) ?? []).map { (element["id"] as! String, $0, element["frame"] as! [String: Double]) }
+            }
+        }
+        let first = highlights(records[0])
+        #expect(first.map { $0.1["kind"] as! String } == ["mention", "topic", "hashtag"])
+        #expect(first.allSatisfy { $0.0 == "body" })
+        for (_, highlight, frame) in first + highlights(records[1]) {
+            for rect in highlight["rects"] as! [[String: Double]] {
+                #expect(rect["x"]! >= frame["x"]! && rect["y"]! >= frame["y"]! - 1e-9)
+                #expect(rect["x"]! + rect["width"]! <= frame["x"]! + frame["width"]! + 1e-9)
+                #expect(rect["y"]! + rect["height"]! <= frame["y"]! + frame["height"]! + 1e-9)
+            }
+        }
+        let expand = try #require(highlights(records[1]).first { $0.1["kind"] as? String == "expand" })
+        #expect(expand.1["value"] as? String == "h2" && expand.1["truncationToken"] as? Bool == true)
+        #expect(expand.1["range"] as? [Int] == [0, 3])
     }
 
     @Test func interruptedFeedLeavesNoHalfWrittenImage() throws {

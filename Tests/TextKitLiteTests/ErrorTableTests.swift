@@ -475,7 +475,10 @@ import Testing
                     message: "Error: invalid maxPixels 0: must be positive"),
             CLICase(arguments: ["render", "", "--json"], status: 0, message: "\"lineCount\" : 0"),
             CLICase(arguments: ["render", "--json"], stdin: [], status: 0, message: "\"lineCount\" : 0"),
-            CLICase(arguments: ["render", "x"], status: 64, message: "nothing to do: give --output FILE.pgm and/or --json"),
+            CLICase(arguments: ["render", "x"], status: 64, message: "nothing to do: give --output FILE.pgm, --json or --hit X,Y"),
+            CLICase(arguments: ["render", "x", "--hit", "1"], status: 64, message: "invalid --hit 1: use X,Y in points (two finite numbers)"),
+            CLICase(arguments: ["render", "x", "--hit", "1,nan"], status: 64, message: "invalid --hit 1,nan"),
+            CLICase(arguments: ["render", "x", "--hit", "1,2", "--json"], status: 64, message: "--hit and --json both print to standard output: give one"),
             // A bad value is named even when nothing would be written.
             CLICase(arguments: ["render", "x", "--width", "-5"], status: 1, message: "Error: invalid width -5.0"),
             CLICase(arguments: ["render", "x", "--font", "/nonexistent.ttf"], status: 1, message: "Error: font file not found: /nonexistent.ttf"),

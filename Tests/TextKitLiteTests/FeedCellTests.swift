@@ -56,17 +56,21 @@ import Testing
         #expect(body.isTruncated && cell.isTruncated)
         let tokenRuns = body.lines.last!.runs.filter { $0.isTruncationToken }
         #expect(!tokenRuns.isEmpty)
-        #expect(tokenRuns.allSatisfy { $0.style.link == "expand:42" })
+        let expand = TextHighlight(kind: .expand, value: "42", range: 0..<3)
+        #expect(body.highlights.filter(\.isInTruncationToken).map(\.highlight) == [expand])
         // A token shaped for one post and taken from the engine's token cache for the next
-        // keeps each post's own link.
+        // keeps each post's own highlight.
         var next = Self.post
         next.id = "43"
         let nextBody = try #require(p.layout(next, width: 375).element("body")?.text)
         let nextTokenRuns = nextBody.lines.last!.runs.filter { $0.isTruncationToken }
-        #expect(!nextTokenRuns.isEmpty && nextTokenRuns.allSatisfy { $0.style.link == "expand:43" && $0.style.ink == 70 })
-        // Mentions, topics and URLs carry their link.
-        let links = Set(body.lines.flatMap(\.runs).compactMap { $0.isTruncationToken ? nil : $0.style.link })
-        #expect(links.isSuperset(of: ["@someone", "#话题#", "https://example.com/path"]))
+        #expect(!nextTokenRuns.isEmpty && nextTokenRuns.allSatisfy { $0.style.ink == 70 })
+        #expect(nextBody.highlights.filter(\.isInTruncationToken).map(\.highlight.value) == ["43"])
+        // Mentions, topics and URLs are highlights, in the link ink.
+        let shown = body.highlights.filter { !$0.isInTruncationToken }.map(\.highlight)
+        #expect(shown.map(\.kind) == [.mention, .topic, .url])
+        #expect(shown.map(\.value) == ["@someone", "#话题#", "https://example.com/path"])
+        #expect(shown.allSatisfy { body.text.style(at: $0.range.lowerBound).ink == 70 })
         let all = try precomputer { $0.bodyMaxLines = 0 }.layout(Self.post, width: 375)
         #expect(all.element("body")!.text!.lineCount > 6)
         #expect(!all.element("body")!.text!.isTruncated)
@@ -303,24 +307,6 @@ import Testing
                 }
             }
         }
-    }
-
-    /// Mentions, topics and URLs found by the highlighter, with their UTF-16 offsets: names
-    /// in any script, topics of at most 63 scalars (a surrogate pair is one) on one line,
-    /// URLs up to white space or CJK text and without trailing sentence punctuation, and
-    /// nothing for a lone "@", "#" or scheme.
-    @Test func highlighterFindsEntitiesWhereverTheyAre() {
-        func links(_ text: String) -> [String] {
-            FeedTextHighlighter.attributed(text, style: TextStyle(), linkStyle: TextStyle(ink: 70)).runs.compactMap { run in
-                run.style.link.map { "\($0)@\(run.range.lowerBound)" }
-            }
-        }
-        #expect(links("转发 @小明_2: 看 #话题# https://a.b/c?d=1).") == ["@小明_2@3", "#话题#@12", "https://a.b/c?d=1@17"])
-        #expect(links("@ http:// #a\nb#") == [])
-        #expect(links("https:/x httpsx http: hthttp://q, http") == ["http://q@24"])
-        #expect(links("😀#\(String(repeating: "😀", count: 63))#") == ["#\(String(repeating: "😀", count: 63))#@2"])
-        #expect(links("#\(String(repeating: "😀", count: 64))#") == [])
-        #expect(links("see https://a.jp/p\u{3000}next https://例え") == ["https://a.jp/p@4"])
     }
 }
 

@@ -413,7 +413,7 @@ import Testing
     /// hangs on the same line.
     @Test func fuzzCrashA33ca796WhiteSpaceAfterAHangingUnitHangs() throws {
         var text = AttributedText("\u{2028}dol", style: TextStyle(size: 1))
-        text.append(" \u{2000} \u{2000}", style: TextStyle(size: 2.7, ink: 90, link: "https://example.com", language: "zh"))
+        text.append(" \u{2000} \u{2000}", style: TextStyle(size: 2.7, ink: 90, language: "zh"))
         let options = LayoutOptions(width: 7, alignment: .right, lineHeightMode: .fixed(2.2), insets: EdgeInsets(all: 3), direction: .leftToRight)
         let layout = try Fixtures.engine.layout(text, options: options)
         expectEveryCharacterInOneLine(layout)
@@ -444,7 +444,7 @@ import Testing
     @Test func fuzzCrash205d60deSpaceWithZWNJStartsALine() throws {
         let text = AttributedText([
             ("\u{FFFD}\u{FFFD}\u{FFFD}do", TextStyle(size: 1, language: "en")),
-            ("l \u{2000}\u{200C} \u{FFFD}", TextStyle(size: 2.7, ink: 90, link: "https://example.com", language: "he")),
+            ("l \u{2000}\u{200C} \u{FFFD}", TextStyle(size: 2.7, ink: 90, language: "he")),
         ])
         let options = LayoutOptions(width: 13, alignment: .right, lineHeightMultiple: 0.5, lineHeightMode: .fixed(2.2),
                                     insets: EdgeInsets(all: 6), direction: .leftToRight)

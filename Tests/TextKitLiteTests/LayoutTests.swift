@@ -132,7 +132,8 @@ import Testing
     }
 
     @Test func customTokenFitsAtTheEndOfTheLastLine() throws {
-        let token = AttributedText("…全文", style: TextStyle(size: 17, ink: 80, link: "expand"))
+        var token = AttributedText("…全文", style: TextStyle(size: 17, ink: 80))
+        token.setHighlights([TextHighlight(kind: .expand, value: "more", range: 0..<3)])
         for width in [120.0, 160, 210, 333] {
             let layout = try Fixtures.layout(Self.samples[1] + Self.samples[0], size: 17,
                                              LayoutOptions(width: width, maxLines: 3, truncationToken: token))
@@ -141,7 +142,8 @@ import Testing
             #expect(last.frame.width <= width + 1e-9)
             let tokenRuns = last.runs.filter { $0.isTruncationToken }
             #expect(tokenRuns.count == 2)  // "…" (DejaVu) and "全文" (Noto Sans SC)
-            #expect(tokenRuns.allSatisfy { $0.style.link == "expand" && $0.style.ink == 80 })
+            #expect(tokenRuns.allSatisfy { $0.style.ink == 80 })
+            #expect(layout.highlights.map(\.highlight) == [TextHighlight(kind: .expand, value: "more", range: 0..<3)])
             let kept = String(decoding: layout.text.utf16[last.range], as: UTF16.self)
             let lastScalar = kept.unicodeScalars.last!
             #expect(!lastScalar.properties.isWhitespace)

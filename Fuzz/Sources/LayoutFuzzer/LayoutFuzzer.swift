@@ -238,7 +238,7 @@ struct FuzzCase {
         style = TextStyle(size: size, language: languages[Int(header[6] >> 5)])
         let hasSecondStyle = header[3] >= 0xC0
         secondStyle = hasSecondStyle
-            ? TextStyle(size: size * 1.7 + 1, ink: 90, link: "https://example.com", language: languages[Int(header[6] >> 5) ^ 2])
+            ? TextStyle(size: size * 1.7 + 1, ink: 90, language: languages[Int(header[6] >> 5) ^ 2])
             : nil
 
         let inset = Double(header[6] & 3) * 3

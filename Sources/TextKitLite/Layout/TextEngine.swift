@@ -10,7 +10,7 @@ public final class TextEngine: Sendable {
 
     /// What shaping a token depends on: its text, attachments, fallback chain, and per run
     /// the range and the style's shaping attributes (`TextStyle.shapingAttributes`); not ink,
-    /// links or decorations, which differ from post to post.
+    /// decorations or highlights (the feed's expand highlight names each post).
     private struct TokenKey: Hashable, Sendable {
         struct Run: Hashable, Sendable {
             var range: Range<Int>

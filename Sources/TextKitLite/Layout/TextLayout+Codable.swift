@@ -59,13 +59,15 @@ extension TextStyle.FontChoice: Codable {
 }
 
 extension AttributedText: Codable {
-    private enum CodingKeys: String, CodingKey { case string, runs, baseStyle, attachments }
+    private enum CodingKeys: String, CodingKey { case string, runs, baseStyle, highlights, attachments }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(string, forKey: .string)
         try container.encode(runs, forKey: .runs)
         try container.encode(baseStyle, forKey: .baseStyle)
+        // Each left out when empty: a plain text encodes as before.
+        if !highlights.isEmpty { try container.encode(highlights, forKey: .highlights) }
         if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
     }
 
@@ -90,6 +92,12 @@ extension AttributedText: Codable {
             }
             setAttachment(attachment.attachment, at: attachment.offset)
             previous = attachment.offset
+        }
+        let highlights = try container.decodeIfPresent([TextHighlight].self, forKey: .highlights) ?? []
+        setHighlights(highlights)
+        guard self.highlights == highlights else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "highlights are not ascending, disjoint, non-empty ranges of the text"))
         }
     }
 }

@@ -11,7 +11,7 @@ public struct GlyphRun: Sendable {
     public let font: Font
     /// Point size.
     public let fontSize: Double
-    /// The text style of the run (ink, link).
+    /// The text style of the run (ink, decorations).
     public let style: TextStyle
     public let isRightToLeft: Bool
     /// The run draws the truncation token; `range` is then a range of the token's text.

@@ -14,10 +14,8 @@ enum Truncation {
     ///   and the token's styles.
     static func truncate(_ line: BrokenLine, text: AttributedText, level: UInt8, graphemes: GraphemeBoundaries,
                          options: LayoutOptions, fonts: FontFallbackChain, engine: TextEngine) -> (line: BrokenLine, tokenStyles: [TextStyle]) {
-        // The default token looks like the text it follows but is not part of a link (and
-        // so one cached token serves every link's text).
-        var cutStyle = line.pieces.last.map { text.runs[Int($0.style)].style } ?? text.style(at: Int(line.start))
-        cutStyle.link = nil
+        // The default token looks like the text it follows (without its highlights).
+        let cutStyle = line.pieces.last.map { text.runs[Int($0.style)].style } ?? text.style(at: Int(line.start))
         let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: cutStyle)
         let tokenShaped = engine.shapedToken(tokenText, direction: level & 1 == 1 ? .rightToLeft : .leftToRight, fonts: fonts)
         let offset = Int32(text.runs.count)
@@ -28,12 +26,17 @@ enum Truncation {
             return piece
         } ?? []
         let width = options.contentWidth
-        let truncated = switch (options.truncation, options.maxLines) {
-        case (.start, 1): start(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
-        case (.middle, 1): middle(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
-        default: end(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
+        let truncated = switch placement(options) {
+        case .start: start(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
+        case .middle: middle(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
+        case .end: end(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
         }
         return (truncated, tokenShaped.styles)
+    }
+
+    /// Where the token goes: start and middle truncation apply to a single line only.
+    static func placement(_ options: LayoutOptions) -> TruncationMode {
+        options.maxLines == 1 ? options.truncation : .end
     }
 
     /// End truncation: keeps as much of `line` as fits before the token, never leaving a

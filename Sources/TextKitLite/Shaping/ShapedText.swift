@@ -19,7 +19,7 @@ public struct ShapedText: Sendable {
         paragraphs = Paragraphs.split(text.utf16).map { itemizer.shape($0) }
     }
 
-    /// The same shaping with the ink, links and decorations of `text`, a text whose units,
+    /// The same shaping with the ink, decorations and highlights of `text`, a text whose units,
     /// run ranges, attachments and shaping attributes are this one's (what shaping depends on).
     func restyled(_ text: AttributedText) -> ShapedText {
         var copy = self

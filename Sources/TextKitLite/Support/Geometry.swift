@@ -13,6 +13,21 @@ public struct Size: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String { "\(width)×\(height)" }
 }
 
+/// A point in points, y growing downward.
+public struct Point: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public static let zero = Point(x: 0, y: 0)
+
+    public var description: String { "(\(x), \(y))" }
+}
+
 /// An axis-aligned rectangle in points, y growing downward.
 public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
     public var x: Double
@@ -44,6 +59,17 @@ public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
     public func contains(_ other: Rect, tolerance: Double = 1e-9) -> Bool {
         other.x >= x - tolerance && other.y >= y - tolerance
             && other.maxX <= maxX + tolerance && other.maxY <= maxY + tolerance
+    }
+
+    /// True when `point` lies within the rectangle (its edges included).
+    public func contains(_ point: Point) -> Bool {
+        point.x >= x && point.x <= maxX && point.y >= y && point.y <= maxY
+    }
+
+    /// The distance from `point` to the nearest point of the rectangle, 0 inside it.
+    public func distance(to point: Point) -> Double {
+        let dx = max(x - point.x, 0, point.x - maxX), dy = max(y - point.y, 0, point.y - maxY)
+        return (dx * dx + dy * dy).squareRoot()
     }
 
     /// The rectangle moved by (dx, dy).

@@ -17,6 +17,9 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     public private(set) var utf16: [UInt16]
     /// The style of an empty text, and the default for appended text.
     public private(set) var baseStyle: TextStyle
+    /// Highlighted ranges (mentions, topics, URLs, …): ascending, disjoint, not empty,
+    /// within the text. Appending another attributed text keeps its highlights.
+    public private(set) var highlights: [TextHighlight] = []
     /// Inline attachments by UTF-16 offset, ascending; each offset holds U+FFFC. A U+FFFC
     /// without one is ordinary text.
     public private(set) var attachments: [Attachment] = []
@@ -40,7 +43,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 
     /// Restyles a text of one style (`baseStyle`) with `spans`: ascending, disjoint UTF-16
     /// ranges with their own styles. Linear in the text and the spans.
-    package mutating func setSpans(_ spans: [(range: Range<Int>, style: TextStyle)]) {
+    mutating func setSpans(_ spans: [(range: Range<Int>, style: TextStyle)]) {
         guard !spans.isEmpty else { return }
         let style = baseStyle
         var result: [Run] = []
@@ -82,9 +85,13 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         }
     }
 
-    /// Appends another attributed text, keeping its styles and attachments.
+    /// Appends another attributed text, keeping its styles, attachments and highlights.
     public mutating func append(_ other: AttributedText) {
         let shift = utf16.count
+        for var highlight in other.highlights {
+            highlight.range = (highlight.range.lowerBound + shift)..<(highlight.range.upperBound + shift)
+            highlights.append(highlight)
+        }
         for run in other.runs {
             let string = other.utf16.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[run.range]), as: UTF16.self) }
             append(string, style: run.style)
@@ -92,7 +99,8 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         attachments += other.attachments.map { Attachment(offset: $0.offset + shift, attachment: $0.attachment) }
     }
 
-    /// The text of a UTF-16 range (clamped to the text), with its styles and attachments.
+    /// The text of a UTF-16 range (clamped to the text), with its styles, attachments and
+    /// highlights (cut at the range's ends).
     public func slice(_ range: Range<Int>) -> AttributedText {
         let range = range.clamped(to: 0..<utf16.count)
         var result = AttributedText("", style: style(at: range.lowerBound))
@@ -104,6 +112,18 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
             result.append(String(decoding: utf16[part], as: UTF16.self), style: run.style)
         }
         result.attachments = attachments.compactMap { range.contains($0.offset) ? Attachment(offset: $0.offset - range.lowerBound, attachment: $0.attachment) : nil }
+        // The highlights the range overlaps, from the first that ends inside it.
+        var low = 0, high = highlights.count
+        while low < high {
+            let mid = (low + high) / 2
+            if highlights[mid].range.upperBound <= range.lowerBound { low = mid + 1 } else { high = mid }
+        }
+        for var highlight in highlights[low...] {
+            guard highlight.range.lowerBound < range.upperBound else { break }
+            let part = highlight.range.clamped(to: range)
+            highlight.range = (part.lowerBound - range.lowerBound)..<(part.upperBound - range.lowerBound)
+            result.highlights.append(highlight)
+        }
         return result
     }
 
@@ -164,10 +184,20 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         runs = result
     }
 
-    /// Sets the link of every run (and of `baseStyle`).
-    package mutating func setLink(_ link: String?) {
-        baseStyle.link = link
-        for i in runs.indices { runs[i].style.link = link }
+    /// Replaces the highlights. Each range is clamped to the text; empty ones are dropped,
+    /// the rest sorted by start, and one that overlaps an earlier one is dropped.
+    ///
+    /// - Complexity: O(k log k) for k highlights.
+    public mutating func setHighlights(_ highlights: [TextHighlight]) {
+        let bounds = 0..<utf16.count
+        var kept: [TextHighlight] = []
+        kept.reserveCapacity(highlights.count)
+        for var highlight in highlights.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            highlight.range = highlight.range.clamped(to: bounds)
+            guard !highlight.range.isEmpty, highlight.range.lowerBound >= (kept.last?.range.upperBound ?? 0) else { continue }
+            kept.append(highlight)
+        }
+        self.highlights = kept
     }
 
     /// The style at a UTF-16 offset (the last run's style at the end, `baseStyle` when empty).
@@ -195,6 +225,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         for run in runs where run.range.lowerBound < count {
             result.updateStyle(in: run.range.clamped(to: 0..<count)) { $0 = run.style }
         }
+        result.setHighlights(highlights.prefix { $0.range.lowerBound < count })
         result.attachments = attachments.filter { $0.offset < count }
         return result
     }
@@ -222,11 +253,13 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 
     public static func == (a: AttributedText, b: AttributedText) -> Bool {
         a.utf16 == b.utf16 && a.runs == b.runs && a.baseStyle == b.baseStyle && a.attachments == b.attachments
+            && a.highlights == b.highlights
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(utf16)
         hasher.combine(runs)
         hasher.combine(attachments.count)
+        hasher.combine(highlights)
     }
 }

@@ -22,9 +22,6 @@ public struct TextStyle: Sendable, Hashable {
     public var size: Double
     /// Gray level of the ink, 0 (black) to 255 (white).
     public var ink: UInt8
-    /// A link or highlight target (an @mention, a #topic#, a URL). Later stages keep it:
-    /// glyph runs carry it so a renderer or hit test can find it.
-    public var link: String?
     /// BCP 47 language ("zh", "ja", "ar"): selects HarfBuzz's language-specific forms and
     /// ICU's line-break tailoring.
     public var language: String?
@@ -43,13 +40,12 @@ public struct TextStyle: Sendable, Hashable {
     public var features: [FontFeature]
 
     public init(font: FontChoice = .chain, size: Double = 17, ink: UInt8 = 0,
-                link: String? = nil, language: String? = nil, weight: Weight = .regular, isItalic: Bool = false,
+                language: String? = nil, weight: Weight = .regular, isItalic: Bool = false,
                 underline: Bool = false, strikethrough: Bool = false, letterSpacing: Double = 0,
                 features: [FontFeature] = []) {
         self.font = font
         self.size = size
         self.ink = ink
-        self.link = link
         self.language = language
         self.weight = weight
         self.isItalic = isItalic
@@ -60,11 +56,10 @@ public struct TextStyle: Sendable, Hashable {
     }
 
     /// The style with only what shaping and line breaking depend on (font, size, language,
-    /// weight, slant, letter spacing, features): ink, links and decorations at their defaults.
+    /// weight, slant, letter spacing, features): ink and decorations at their defaults.
     var shapingAttributes: TextStyle {
         var style = self
         style.ink = 0
-        style.link = nil
         style.underline = false
         style.strikethrough = false
         return style
@@ -73,9 +68,6 @@ public struct TextStyle: Sendable, Hashable {
     /// The style changes glyphs or their advances beyond font and size: a weight, a
     /// slant, features or letter spacing.
     var changesGlyphs: Bool { weight != .regular || isItalic || !features.isEmpty || letterSpacing != 0 }
-
-    /// True when the run is a link or highlight.
-    public var isLink: Bool { link != nil }
 }
 
 /// An OpenType feature setting: a four-letter tag and its value (0 off, 1 on, or an
@@ -136,7 +128,7 @@ extension Substring {
 
 extension TextStyle: Codable {
     private enum CodingKeys: String, CodingKey {
-        case font, size, ink, link, language, weight, isItalic, underline, strikethrough, letterSpacing, features
+        case font, size, ink, language, weight, isItalic, underline, strikethrough, letterSpacing, features
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -144,7 +136,6 @@ extension TextStyle: Codable {
         try container.encode(font, forKey: .font)
         try container.encode(size, forKey: .size)
         try container.encode(ink, forKey: .ink)
-        try container.encodeIfPresent(link, forKey: .link)
         try container.encodeIfPresent(language, forKey: .language)
         // Attributes at their defaults are left out: plain text encodes as before.
         if weight != .regular { try container.encode(weight, forKey: .weight) }
@@ -161,7 +152,6 @@ extension TextStyle: Codable {
             font: try container.decode(FontChoice.self, forKey: .font),
             size: try container.decode(Double.self, forKey: .size),
             ink: try container.decode(UInt8.self, forKey: .ink),
-            link: try container.decodeIfPresent(String.self, forKey: .link),
             language: try container.decodeIfPresent(String.self, forKey: .language),
             weight: try container.decodeIfPresent(Weight.self, forKey: .weight) ?? .regular,
             isItalic: try container.decodeIfPresent(Bool.self, forKey: .isItalic) ?? false,
