@@ -63,13 +63,16 @@ struct FeedCellSpec: Sendable {
     /// Mentions, topics, hashtags, URLs and the expand token: in the link ink.
     private let highlightStyle: HighlightStyle
     private let footer: AttributedText
+    /// `[codes]` in the body and the quote drawn as inline images.
+    let emoticons: EmoticonTable
     /// The measuring specs of the usual shapes (up to 9 images), made once, not per post.
     private var measuringSpecs: [Shape: LayoutSpec] = [:]
 
-    init(style: FeedCellStyle, measureOnly: Bool) {
+    init(style: FeedCellStyle, measureOnly: Bool, emoticons: EmoticonTable = .empty) {
         self.style = style
         self.measureOnly = measureOnly
-        authorStyle = TextStyle(size: style.authorSize, ink: style.textInk)
+        self.emoticons = emoticons
+        authorStyle = TextStyle(size: style.authorSize, ink: style.textInk, weight: style.authorWeight)
         highlightStyle = HighlightStyle(ink: style.linkInk)
         body = BlockStyles(size: style.bodySize, style: style, highlightStyle: highlightStyle)
         quote = BlockStyles(size: style.quoteSize, style: style, highlightStyle: highlightStyle)
@@ -119,10 +122,22 @@ struct FeedCellSpec: Sendable {
     func attributedText(_ field: Field, _ string: String) -> AttributedText {
         switch field {
         case .author: AttributedText(string.isEmpty ? "—" : string, style: authorStyle)
-        case .body: Self.highlighter.attributed(string, style: body.plain, highlightStyle: highlightStyle)
-        case .quote: Self.highlighter.attributed(string, style: quote.plain, highlightStyle: highlightStyle)
+        case .body: richText(string, style: body.plain)
+        case .quote: richText(string, style: quote.plain)
         case .footer: footer
         }
+    }
+
+    /// A body or quote: highlighted (URLs underlined too, when the style says so), then
+    /// its emoticon codes made images.
+    private func richText(_ string: String, style plain: TextStyle) -> AttributedText {
+        var text = Self.highlighter.attributed(string, style: plain, highlightStyle: highlightStyle)
+        if style.underlinesURLs {
+            for highlight in text.highlights where highlight.kind == .url {
+                text.updateStyle(in: highlight.range) { $0.underline = true }
+            }
+        }
+        return emoticons.attributed(text)
     }
 
     private func blockOptions(_ styles: BlockStyles, maxLines: Int) -> LayoutOptions {

@@ -30,6 +30,10 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
     public var quoteFill: UInt8 = 242
     /// The footer line, the same for every post.
     public var footerText = "转发 · 评论 · 赞"
+    /// The author line's weight (bold, as Weibo shows names).
+    public var authorWeight: TextStyle.Weight = .bold
+    /// URLs are underlined as well as in the link ink (mentions and topics are not).
+    public var underlinesURLs = true
 
     public init() {}
 

@@ -75,19 +75,25 @@ public final class FeedPrecomputer: Sendable {
     ///     many measured texts, and at least 10,000 (within 4 MB).
     ///   - measureOnly: lay cells out for their heights and frames only (no glyph runs:
     ///     cheaper, and `CellRenderer` refuses them).
+    ///   - emoticons: `[codes]` in bodies and quotes drawn as inline images (none by default;
+    ///     `EmoticonTable.bundled()` is the table `textrender` uses).
     public init(engine: TextEngine, style: FeedCellStyle = FeedCellStyle(),
-                heightCache: HeightCache = HeightCache(), shapedTextLimit: Int = 20_000, measureOnly: Bool = false) {
+                heightCache: HeightCache = HeightCache(), shapedTextLimit: Int = 20_000, measureOnly: Bool = false,
+                emoticons: EmoticonTable = .empty) {
         self.engine = engine
         self.measureOnly = measureOnly
         self.style = style
         styleHash = style.hashValue
         do { try style.validate(); styleError = nil } catch { styleError = error }
-        cell = FeedCellSpec(style: style, measureOnly: measureOnly)
+        cell = FeedCellSpec(style: style, measureOnly: measureOnly, emoticons: emoticons)
         self.heightCache = heightCache
         shapedCache = BoundedCache(maxCount: shapedTextLimit, maxCost: 256 << 20, shards: 16)
         // A measurement is a few hundred bytes: many more are kept than shaped texts.
         measuredCache = BoundedCache(maxCount: max(shapedTextLimit, 10_000), maxCost: 4 << 20, shards: 16)
     }
+
+    /// The emoticon table the cells draw their `[codes]` with.
+    public var emoticons: EmoticonTable { cell.emoticons }
 
     /// The cell layout of a post at a width: from the height cache, or laid out (and cached).
     ///
@@ -129,7 +135,7 @@ public final class FeedPrecomputer: Sendable {
             throw .invalidOption(name: "scale", value: "\(scale)", reason: "must be in (0, 100]")
         }
         return HeightCache.Key(post: post, width: width, scale: scale, style: style, styleHash: styleHash,
-                               fonts: engine.fonts, kind: kind)
+                               fonts: engine.fonts, emoticons: cell.emoticons, kind: kind)
     }
 
     /// Number of cell layouts computed (height-cache misses that were laid out).

@@ -18,6 +18,9 @@ public final class HeightCache: Sendable {
         /// The fonts the cell is laid out with: caches shared by precomputers over other
         /// fonts never answer for them.
         let fonts: FontFallbackChain
+        /// The emoticons drawn in place of codes (compared by identity first: a precomputer
+        /// passes the same table every time).
+        let emoticons: EmoticonTable
         /// Measure-only cells (no glyph runs) never stand in for drawable ones, nor
         /// measurements for cells.
         let kind: Kind
@@ -25,7 +28,8 @@ public final class HeightCache: Sendable {
         private let hash: Int
 
         init(post: FeedPost, width: Double, scale: Double, style: FeedCellStyle, styleHash: Int, fonts: FontFallbackChain,
-             kind: Kind) {
+             emoticons: EmoticonTable, kind: Kind) {
+            self.emoticons = emoticons
             self.post = post
             self.width = width
             self.scale = scale
@@ -40,6 +44,7 @@ public final class HeightCache: Sendable {
             hasher.combine(scale)
             hasher.combine(styleHash)
             hasher.combine(fonts)
+            hasher.combine(emoticons.emoticons.count)
             hasher.combine(kind)
             hash = hasher.finalize()
         }
@@ -47,7 +52,7 @@ public final class HeightCache: Sendable {
         static func == (a: Key, b: Key) -> Bool {
             a.hash == b.hash && a.post.contentHash == b.post.contentHash && a.width == b.width && a.scale == b.scale
                 && a.kind == b.kind && a.styleHash == b.styleHash && a.post.id.hasSameUTF8(as: b.post.id) && a.post.hasSameContent(as: b.post) && a.fonts == b.fonts
-                && a.style == b.style
+                && a.style == b.style && a.emoticons == b.emoticons
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }

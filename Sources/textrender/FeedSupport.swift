@@ -19,6 +19,10 @@ struct FeedOptions: ParsableArguments {
 
     @OptionGroup var fontOptions: FontOptions
 
+    @Option(help: ArgumentHelp("Emoticon table (JSON) whose [codes] in posts are drawn as inline images, or 'none'. Default: the bundled examples/emoticons table.",
+                               valueName: "file|none"))
+    var emoticons: String?
+
     func validate() throws {
         guard width.isFinite, width > 0, width <= 1e6 else {
             throw ValidationError("invalid --width \(width): must be a positive number of points up to 1000000")
@@ -61,7 +65,8 @@ struct FeedOptions: ParsableArguments {
     func streamingPrecomputer() throws -> FeedPrecomputer {
         let engine = TextEngine(fonts: try fontOptions.chain(), shapeCache: ShapeCache(maxEntries: 100_000, maxBytes: 32 << 20))
         return FeedPrecomputer(engine: engine, style: cellStyle(),
-                               heightCache: HeightCache(maxEntries: 10_000, maxBytes: 16 << 20), shapedTextLimit: 64)
+                               heightCache: HeightCache(maxEntries: 10_000, maxBytes: 16 << 20), shapedTextLimit: 64,
+                               emoticons: try emoticonTable(emoticons, default: emoticons == nil ? bundledEmoticons() : nil))
     }
 
     func cellStyle() -> FeedCellStyle {

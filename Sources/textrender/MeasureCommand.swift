@@ -43,6 +43,7 @@ struct MeasureCommand: ParsableCommand {
         let engine = precomputer.engine
         let textOptions = LayoutOptions(width: feed.width, maxLines: feed.maxLines ?? 0, lineSpacing: feed.fontOptions.lineSpacing)
         let textStyle = TextStyle(size: feed.fontOptions.fontSize)
+        let emoticons = precomputer.emoticons
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)
         var output = JSONLinesWriter()
@@ -60,7 +61,7 @@ struct MeasureCommand: ParsableCommand {
                         let cell = try precomputer.measure(post, width: width)
                         (measured, height, truncated) = (cell.text("body"), cell.height, cell.isTruncated)
                     case .text:
-                        let text = try engine.measure(AttributedText(post.text, style: textStyle), options: textOptions)
+                        let text = try engine.measure(emoticons.attributed(AttributedText(post.text, style: textStyle)), options: textOptions)
                         (measured, height, truncated) = (text, text.height, text.isTruncated)
                     }
                     return .success(Record(id: post.id, height: height, lines: measured?.lineCount ?? 0,

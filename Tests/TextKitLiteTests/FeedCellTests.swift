@@ -308,6 +308,25 @@ import Testing
             }
         }
     }
+
+    @Test func emoticonsAuthorsAndLinksAreStyledAndKeyed() throws {
+        let heights = HeightCache()
+        let engine = TextEngine(fonts: Fixtures.engine.fonts)
+        let plain = FeedPrecomputer(engine: engine, heightCache: heights)
+        let rich = FeedPrecomputer(engine: engine, heightCache: heights, emoticons: try EmoticonTable.bundled())
+        let post = FeedPost(id: "7", author: "Mia", text: "[微笑] see https://example.com @x [未知]")
+        let a = try #require(plain.layout(post, width: 375).element("body")?.text)
+        let b = try #require(rich.layout(post, width: 375).element("body")?.text)
+        // One height cache, two emoticon tables: each precomputer gets its own cell.
+        #expect(a.lines.flatMap(\.attachments).isEmpty)
+        #expect(b.lines.flatMap(\.attachments).count == 1)
+        #expect(b.text.string.hasPrefix("\u{FFFC} see"))
+        let url = try #require(b.text.highlights.first { $0.kind == .url })
+        #expect(b.text.style(at: url.range.lowerBound).underline)
+        #expect(!b.text.style(at: try #require(b.text.highlights.first { $0.kind == .mention }).range.lowerBound).underline)
+        let author = try #require(rich.layout(post, width: 375).element("author")?.text)
+        #expect(author.allRuns.allSatisfy { $0.font.isBold })
+    }
 }
 
 /// A feed's cells on two workers, in input order, as an app precomputes them.

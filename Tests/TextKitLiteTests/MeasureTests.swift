@@ -90,11 +90,18 @@ import Testing
     }()
 
     @Test func cellMeasurementsEqualLayouts() throws {
-        let posts = Array(SampleFeed.posts(count: 150, seed: 7))
+        let codes = ["[微笑]", "[哈哈]", "[不存在]", "[doge]", "[赞]"]
+        let emoticonPosts = SampleFeed.posts(count: 40, seed: 5).enumerated().map { i, post in
+            // Codes spliced in at a few places, known and unknown.
+            var text = post.text
+            for k in 0..<(i % 4) { text.insert(contentsOf: codes[(i + k) % codes.count], at: text.index(text.startIndex, offsetBy: text.count * k / 4)) }
+            return FeedPost(id: "e\(i)", author: post.author, text: text, quote: post.quote.map { $0 + codes[i % codes.count] }, images: post.images)
+        }
+        let posts = Array(SampleFeed.posts(count: 150, seed: 7)) + emoticonPosts
             + [FeedPost(id: "empty", author: "", text: ""), FeedPost(id: "q", author: "a", text: "x", quote: "引用\n\n第二段", images: 9)]
         for style in Self.cellStyles {
             let engine = TextEngine(fonts: Fixtures.engine.fonts)
-            let precomputer = FeedPrecomputer(engine: engine, style: style, measureOnly: true)
+            let precomputer = FeedPrecomputer(engine: engine, style: style, measureOnly: true, emoticons: try EmoticonTable.bundled())
             for width in [90.0, 214.5, 375, 640] {
                 for post in posts {
                     let cell = try precomputer.layout(post, width: width)

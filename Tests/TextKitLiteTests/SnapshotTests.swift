@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TextKitLite
+import TextKitLiteFeed
 
 /// Renders of representative texts compared with committed reference images
 /// (Snapshots/*.pgm). Set RECORD_SNAPSHOTS=1 to write new references instead.
@@ -14,6 +15,10 @@ import Testing
 
     func check(_ name: String, _ layout: TextLayout, scale: Double = 2, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let bitmap = try #require(try TextRenderer().render(layout, options: RenderOptions(scale: scale)).bitmap)
+        try check(name, bitmap, sourceLocation: sourceLocation)
+    }
+
+    func check(_ name: String, _ bitmap: Bitmap, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let path = Self.directory.appendingPathComponent("\(name).pgm").path
         if Self.recording {
             try bitmap.writePGM(to: path)
@@ -31,6 +36,23 @@ import Testing
         #expect(fraction <= Self.tolerance.fraction, "\(name): \(differing) pixels differ", sourceLocation: sourceLocation)
         if fraction > Self.tolerance.fraction {
             try? bitmap.writePGM(to: NSTemporaryDirectory() + "\(name).actual.pgm")
+        }
+    }
+
+    /// Feed cells as `textrender feed` draws them: bold authors, emoticons inline, mentions,
+    /// topics and hashtags in the link ink, URLs underlined, the expand token.
+    @Test func feedCellsWithEmoticonsBoldAuthorsAndLinks() throws {
+        let precomputer = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), emoticons: try EmoticonTable.bundled())
+        let posts = [
+            FeedPost(id: "e1", author: "小林同学", text: "今天天气真好[微笑][哈哈]，@数码老王 一起去爬山吗？#周末去哪儿# 攻略：https://example.com/hike [赞][不存在]"),
+            FeedPost(id: "e2", author: "Mia Chen", text: "Shipped 🎉 [doge] Changelog: https://example.com/releases/2.4 #running #nofilter",
+                     quote: "[心] thanks @Mia, the new release is great [鼓掌]"),
+            FeedPost(id: "e3", author: "阿杰", text: String(repeating: "[偷笑]长文本会被截断，", count: 30)),
+        ]
+        for post in posts {
+            let cell = try precomputer.layout(post, width: 375)
+            let bitmap = try #require(try CellRenderer().render(cell, options: RenderOptions(scale: 2)))
+            try check("cell-\(post.id)", bitmap)
         }
     }
 

@@ -237,9 +237,14 @@ struct FuzzCase {
         let languages: [String?] = [nil, nil, "zh", "ja", "ar", "en", "ko", "he"]
         style = TextStyle(size: size, language: languages[Int(header[6] >> 5)])
         let hasSecondStyle = header[3] >= 0xC0
+        // The second style's rich attributes: weight, slant, letter spacing, features, decorations.
+        let rich = Int(header[7] >> 2) & 7
         secondStyle = hasSecondStyle
-            ? TextStyle(size: size * 1.7 + 1, ink: 90, language: languages[Int(header[6] >> 5) ^ 2])
+            ? TextStyle(size: size * 1.7 + 1, ink: 90, language: languages[Int(header[6] >> 5) ^ 2],
+                        weight: rich & 1 != 0 ? .bold : .regular, isItalic: rich == 2 || rich == 7, underline: rich == 3,
+                        letterSpacing: [0, 0, 0, 0, 1.5, -0.75, 3, 0.5][rich], features: rich == 6 ? [FontFeature("-liga")!, FontFeature("tnum")!] : [])
             : nil
+        attachmentsOnFFFC = header[7] & 0x80 != 0 && header[7] < 0xFD
 
         let inset = Double(header[6] & 3) * 3
         let insets = EdgeInsets(all: inset)
@@ -281,8 +286,23 @@ struct FuzzCase {
     /// The body as text (invalid UTF-8 repaired), in one or two style runs.
     func attributedText() -> AttributedText {
         let string = String(decoding: body, as: UTF8.self)
-        guard let secondStyle else { return AttributedText(string, style: style) }
-        let middle = string.index(string.startIndex, offsetBy: string.count / 2)
-        return AttributedText([(String(string[..<middle]), style), (String(string[middle...]), secondStyle)])
+        var text: AttributedText
+        if let secondStyle {
+            let middle = string.index(string.startIndex, offsetBy: string.count / 2)
+            text = AttributedText([(String(string[..<middle]), style), (String(string[middle...]), secondStyle)])
+        } else {
+            text = AttributedText(string, style: style)
+        }
+        guard attachmentsOnFFFC else { return text }
+        // Every U+FFFC an attachment of a size and alignment from its offset (some 0-wide, some tall).
+        let alignments: [TextAttachment.Alignment] = [.center, .top, .bottom, .baseline(descent: 3), .baseline(descent: -5)]
+        for offset in text.utf16.indices where text.utf16[offset] == 0xFFFC {
+            text.setAttachment(TextAttachment(size: Size(width: Double(offset % 7) * 9, height: Double(offset % 5) * 13),
+                                              alignment: alignments[offset % alignments.count], content: .box(tag: "fuzz")), at: offset)
+        }
+        return text
     }
+
+    /// Every U+FFFC of the text stands for an attachment.
+    let attachmentsOnFFFC: Bool
 }
