@@ -141,6 +141,18 @@ import Testing
         #expect(layout.allRuns.flatMap(\.glyphs).count == 3)
     }
 
+    /// The README's rich-text example, as written there.
+    @Test func readmeRichTextExample() throws {
+        var rich = AttributedText("Bold ", style: TextStyle(size: 17, weight: .bold))
+        rich.append("underlined", style: TextStyle(size: 17, underline: true, letterSpacing: 1))
+        let smile = try GrayImage(pngFile: EmoticonTable.bundledPath.replacingOccurrences(of: "emoticons.json", with: "smile.png"))
+        rich.append(TextAttachment(size: Size(width: 17, height: 17), alignment: .center, content: .image(smile)),
+                    style: TextStyle(size: 17))
+        let withCodes = try EmoticonTable.bundled().attributed(rich)
+        let layout = try Self.engine.layout(withCodes, options: LayoutOptions(width: 300))
+        #expect(layout.lines[0].attachments.count == 1)
+    }
+
     @Test func emoticonCodesBecomeAttachments() throws {
         let table = try EmoticonTable.bundled()
         let style = TextStyle(size: 20, ink: 30)
