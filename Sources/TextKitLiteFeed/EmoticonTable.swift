@@ -152,7 +152,8 @@ public struct EmoticonTable: Sendable, Hashable {
     /// - Complexity: O(text): no scalar is read more than twice, whatever the text (a text
     ///   of "[[[[" included).
     public func matches(in text: String) -> [(range: Range<Int>, emoticon: Emoticon)] {
-        guard !byCode.isEmpty else { return [] }
+        // Most texts have no "[" at all: a byte scan answers them.
+        guard !byCode.isEmpty, Self.mayHoldCode(text) else { return [] }
         var result: [(range: Range<Int>, emoticon: Emoticon)] = []
         let scalars = text.unicodeScalars
         var index = scalars.startIndex
@@ -172,6 +173,12 @@ public struct EmoticonTable: Sendable, Hashable {
             offset = candidate.endOffset
         }
         return result
+    }
+
+    /// The text has a "[" (memchr over its UTF-8 bytes).
+    private static func mayHoldCode(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in bytes.baseAddress.map { memchr($0, 0x5B, bytes.count) != nil } ?? false }
     }
 
     /// `text` with each known code replaced by its emoticon: an image attachment, a square
