@@ -508,6 +508,36 @@ import Testing
         #expect(result.stderr.contains("Error: \(path): input larger than 67108864 bytes"), "\(result.stderr)")
     }
 
+    @Test func badEmoticonTablesNameTheFileAndEntry() throws {
+        let missing = Files.path("missing-emoticons.json"), fake = Files.path("fake-emoticons.json"), notPNG = Files.path("fake.png")
+        try Data(#"{"emoticons": [{"code": "[x]", "image": "nope.png"}]}"#.utf8).write(to: URL(fileURLWithPath: missing))
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: notPNG))
+        try Data(#"{"emoticons": [{"code": "[x]", "image": "fake.png"}]}"#.utf8).write(to: URL(fileURLWithPath: fake))
+        let cases = [
+            ("/nonexistent.json", "Error: --emoticons: cannot read emoticon table /nonexistent.json: No such file or directory"),
+            (missing, "Error: --emoticons: emoticon table \(missing), entry 1 [x]: cannot read image file"),
+            (fake, "Error: --emoticons: emoticon table \(fake), entry 1 [x]: not a PNG file: \(notPNG) (no PNG signature)"),
+        ]
+        for (table, message) in cases {
+            for command in [["render", "a[x]", "--json"], ["measure", "-"]] {
+                let result = try Self.runTool(command + ["--emoticons", table], stdin: Data("{\"id\": 1, \"text\": \"a\"}\n".utf8),
+                                              environment: [:])
+                #expect(result.status == 1, "\(command)")
+                #expect(result.stderr.contains(message), "\(result.stderr)")
+            }
+        }
+    }
+
+    @Test func badStyleOptionsAreUsageErrors() throws {
+        let features = try Self.runTool(["render", "a", "--features", "tnum,toolong", "--json"], stdin: nil, environment: [:])
+        #expect(features.status == 64 && features.stderr.contains("Error: invalid --features tnum,toolong"))
+        let spacing = try Self.runTool(["render", "a", "--letter-spacing", "nan", "--json"], stdin: nil, environment: [:])
+        #expect(spacing.status == 64 && spacing.stderr.contains("Error: invalid --letter-spacing nan"))
+        #expect(throws: LayoutError.self) {
+            try Fixtures.engine.layout(AttributedText("a", style: TextStyle(letterSpacing: .infinity)), options: LayoutOptions())
+        }
+    }
+
     @Test func commandLineRendersAnEmptyTextToAnEmptyImage() throws {
         let path = Files.path("empty-text.pgm")
         let result = try Self.runTool(["render", "", "--width", "50", "--output", path], stdin: nil, environment: [:])
