@@ -160,6 +160,30 @@ import Testing
         #expect(Set(shifts.map { ($0 * 100).rounded() / 100 }).count <= 3)
     }
 
+    /// Fuzz crash 38b8f94e: spacing more negative than a cluster's advance made lines
+    /// narrower than their prefixes, so a relayout at the measured width broke differently.
+    @Test func negativeLetterSpacingStopsAtZeroAdvance() throws {
+        let strings = ["hi 🎉 @x #t# https://e.com q 世界 bc\td e f g", "ilil iiii ....  ,,,,", "مرحبا بالعالم 123"]
+        for string in strings {
+            for size in [2.955, 8, 17] {
+                let text = AttributedText(string, style: TextStyle(size: size, weight: .bold, letterSpacing: -0.75))
+                let wide = try Self.engine.layout(text, options: LayoutOptions(width: .infinity))
+                // No cluster advances backwards.
+                for run in wide.allRuns { for (a, b) in zip(run.positions, run.positions.dropFirst()) where b.x < a.x { #expect(run.isRightToLeft) } }
+                for width in [10.0, 35, 173] {
+                    let layout = try Self.engine.layout(text, options: LayoutOptions(width: width))
+                    guard layout.measuredWidth <= width else { continue }  // a cluster wider than the box: its own line
+                    let again = try Self.engine.layout(text, options: LayoutOptions(width: layout.measuredWidth))
+                    #expect(again.lines.map(\.range) == layout.lines.map(\.range), "\(string) \(size) \(width)")
+                    #expect(try Self.engine.measure(text, options: LayoutOptions(width: width)) == TextMeasurement(layout))
+                }
+            }
+        }
+        // A cluster narrower than the negative spacing ends at zero advance, not below.
+        let narrow = try layout("ii", TextStyle(size: 4, letterSpacing: -10))
+        #expect(narrow.measuredWidth == 0)
+    }
+
     @Test func letterSpacingTurnsOffOptionalLigatures() throws {
         let spaced = try layout("office", TextStyle(letterSpacing: 1))
         #expect(spaced.allRuns.reduce(0) { $0 + $1.glyphs.count } == 6)

@@ -100,7 +100,8 @@ struct ShapedPiece: Sendable {
         self.style = style
         self.level = level
         self.breakAfter = breakAfter
-        width = Double(Int64(glyph.advance)) * (size / Double(unitsPerEm)) + Double(self.letterSpacing)
+        let advance = Double(Int64(glyph.advance)) * (size / Double(unitsPerEm))
+        width = advance + Self.spacing(Double(self.letterSpacing), after: advance)
         if UnicodeProperties.isHangingSpace(unit) {
             hangStart = start
             hang = width
@@ -187,27 +188,37 @@ struct ShapedPiece: Sendable {
     /// The piece ends where its word ends (a cursive word's spacing is there).
     private var endsWord: Bool { word.map { end == wordStart + $0.length } ?? true }
 
-    /// The letter spacing of glyphs `range` of the piece's `word`, in points.
+    /// The letter spacing of glyphs `range` of the piece's `word` (whole clusters), in points.
     ///
     /// - Complexity: O(n) in the range's glyphs (only for letter-spaced text).
     private func spacing(_ word: ShapedWord, _ range: Range<Int>) -> Double {
-        if spacesWordEndOnly {
-            // The word's last cluster: the last glyph for left-to-right, the first for right-to-left.
-            let last = word.rightToLeft ? 0 : Int(word.glyphCount) - 1
-            return endsWord && range.contains(last) ? Double(letterSpacing) : 0  // cuts keep clusters whole
+        let scale = size / Double(word.font.unitsPerEm)
+        var total = 0.0, clusterAdvance: Int32 = 0
+        for g in range {
+            clusterAdvance &+= word.advances[g]
+            guard g + 1 == range.upperBound || word.clusters[g + 1] != word.clusters[g] else { continue }
+            total += spacing(afterClusterOf: g, of: word, advance: Double(clusterAdvance) * scale)
+            clusterAdvance = 0
         }
-        var clusters = 0
-        for g in range where g + 1 == range.upperBound || word.clusters[g + 1] != word.clusters[g] { clusters += 1 }
-        return Double(letterSpacing) * Double(clusters)
+        return total
     }
 
-    /// The spacing after the cluster of glyph `g` of the piece's word.
+    /// The spacing after the cluster of glyph `g` of the piece's word, whose glyphs advance
+    /// `advance` points. Negative spacing never takes a cluster below zero advance: lines
+    /// stay as wide as their widest prefix, which breaking and relayout rely on.
     @inline(__always)
-    private func spacing(afterClusterOf g: Int, of word: ShapedWord) -> Double {
+    private func spacing(afterClusterOf g: Int, of word: ShapedWord, advance: Double) -> Double {
         guard letterSpacing != 0 else { return 0 }
-        guard spacesWordEndOnly else { return Double(letterSpacing) }
-        let last = word.clusters[word.rightToLeft ? 0 : Int(word.glyphCount) - 1]
-        return endsWord && word.clusters[g] == last ? Double(letterSpacing) : 0
+        if spacesWordEndOnly {
+            let last = word.clusters[word.rightToLeft ? 0 : Int(word.glyphCount) - 1]
+            guard endsWord, word.clusters[g] == last else { return 0 }
+        }
+        return Self.spacing(Double(letterSpacing), after: advance)
+    }
+
+    /// Letter spacing after a cluster of `advance` points: negative spacing stops at zero advance.
+    private static func spacing(_ spacing: Double, after advance: Double) -> Double {
+        spacing < 0 ? max(spacing, -max(0, advance)) : spacing
     }
 
     /// Visits the piece's glyphs in HarfBuzz order (visual): ID, offsets and advance in
@@ -221,9 +232,15 @@ struct ShapedPiece: Sendable {
             return
         case .word(let word, let range):
             let scale = size / Double(word.font.unitsPerEm)
+            var clusterAdvance: Int32 = 0  // of the cluster's glyphs so far (they are adjacent)
             for g in Int(range.lowerBound)..<Int(range.upperBound) {
                 let endsCluster = g + 1 == Int(range.upperBound) || word.clusters[g + 1] != word.clusters[g]
-                let spacing = endsCluster ? spacing(afterClusterOf: g, of: word) : 0
+                clusterAdvance &+= word.advances[g]
+                var spacing = 0.0
+                if endsCluster {
+                    if letterSpacing != 0 { spacing = self.spacing(afterClusterOf: g, of: word, advance: Double(clusterAdvance) * scale) }
+                    clusterAdvance = 0
+                }
                 body(word.glyphs[g], Double(word.xOffsets[g]) * scale, -Double(word.yOffsets[g]) * scale,
                      Double(word.advances[g]) * scale + spacing, word.clusters[g], endsCluster)
             }
@@ -260,7 +277,9 @@ struct ShapedPiece: Sendable {
                 units &+= word.advances[j]
                 k += 1
             }
-            if !body(wordStart + cluster, Double(units) * scale + spacing(afterClusterOf: i, of: word)) { return false }
+            if !body(wordStart + cluster, Double(units) * scale + spacing(afterClusterOf: i, of: word, advance: Double(units) * scale)) {
+                return false
+            }
         }
         return true
     }
