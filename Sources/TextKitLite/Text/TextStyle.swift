@@ -33,8 +33,9 @@ public struct TextStyle: Sendable, Hashable {
     public var underline: Bool
     /// A line through the text, where and as thick as the font's `OS/2` table says.
     public var strikethrough: Bool
-    /// Extra space after each grapheme cluster, in points (negative tightens). None is
-    /// added inside a cluster or inside a joined (cursive) word.
+    /// Extra space after each grapheme cluster, in points (negative tightens, but never
+    /// below a cluster's own advance). None is added inside a cluster or inside a joined
+    /// (cursive) word, where it goes after the word.
     public var letterSpacing: Double
     /// OpenType features for HarfBuzz, in order (later settings of a tag win).
     public var features: [FontFeature]
