@@ -64,21 +64,21 @@ public struct FeedPost: Sendable, Hashable, Codable {
     /// and 16 hex digits of a 64-bit FNV-1a hash of the id's exact UTF-8 bytes:
     /// `小林` → `__+9bd6e3b3bc2ca1e3.pgm`. A plain name never holds "+", so the two kinds
     /// never meet; two hashed names meet only when two ids' hashes do.
-    public static func fileName(forID id: String) -> String {
+    public static func fileName(forID id: String, extension fileExtension: String = "pgm") -> String {
         func kept(_ scalar: Unicode.Scalar) -> Bool {
             scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
                 || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" || scalar == ".")
         }
         let scalars = id.unicodeScalars
         if !id.isEmpty, !id.hasPrefix("."), scalars.count <= maximumPlainFileNameLength, scalars.allSatisfy(kept) {
-            return id + ".pgm"
+            return id + "." + fileExtension
         }
         var prefix = String(String.UnicodeScalarView(scalars.prefix(48).map { kept($0) ? $0 : "_" }))
         if prefix.hasPrefix(".") { prefix = "_" + prefix.dropFirst() }
         var hash = FNV1a()
         hash.mix(id)
         let digits = String(hash.value, radix: 16)
-        return prefix + "+" + String(repeating: "0", count: 16 - digits.count) + digits + ".pgm"
+        return prefix + "+" + String(repeating: "0", count: 16 - digits.count) + digits + "." + fileExtension
     }
 }
 

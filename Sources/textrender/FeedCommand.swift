@@ -7,7 +7,7 @@ import TextKitLiteFeed
 struct FeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
-        abstract: "Lay out and render every post of a feed: DIR/<name>.pgm per cell (named after its id) and DIR/layouts.jsonl.",
+        abstract: "Lay out and render every post of a feed: DIR/<name>.pgm (or .png) per cell (named after its id) and DIR/layouts.jsonl.",
         discussion: """
             Each cell: avatar and author line, body text (at most --max-lines lines, then the \
             "…全文" expand token), optional quote box, optional image grid, footer. \
@@ -38,6 +38,9 @@ struct FeedCommand: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "Pixels per point.")
     var scale: Double = 2
+
+    @Option(help: "Cell image format: pgm or png (8-bit gray).")
+    var format: ImageFormat = .pgm
 
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse cell images larger than this many pixels (the post is reported and skipped).")
     var maxPixels: Int = RenderOptions.defaultMaxPixels
@@ -109,6 +112,7 @@ struct FeedCommand: ParsableCommand {
         let progress = FeedProgress(source: feed.source)
         let options = RenderOptions(scale: scale, maxPixels: maxPixels)
         let width = feed.width
+        let imageFormat = format
         var names = FileNames()
         var failure: (any Error)?
         let stopped = Atomic<Bool>(false)
@@ -129,9 +133,10 @@ struct FeedCommand: ParsableCommand {
                 } catch {
                     return .bad(FeedLineError(line: record.line, reason: "\(error)"))
                 }
-                let name = FeedPost.fileName(forID: post.id)
+                let name = FeedPost.fileName(forID: post.id, extension: imageFormat.fileExtension)
                 do throws(RenderError) {
-                    let temporary = try output.writeTemporary(bitmap, beside: (output.path as NSString).appendingPathComponent(name))
+                    let temporary = try output.writeTemporary(bitmap, format: imageFormat,
+                                                              beside: (output.path as NSString).appendingPathComponent(name))
                     return .drawn(cell, temporary: temporary, name: name)
                 } catch {
                     stopped.store(true, ordering: .relaxed)
@@ -192,7 +197,8 @@ struct FeedCommand: ParsableCommand {
                 throw CLIError("ids \(previous.id) and \(id) both map to the file name \(name); rename one of them")
             }
             used[name] = (id, previous.count + 1)
-            return (String(name.dropLast(4)) + "+\(previous.count + 1).pgm", name)
+            let dot = name.lastIndex(of: ".") ?? name.endIndex
+            return (String(name[..<dot]) + "+\(previous.count + 1)" + name[dot...], name)
         }
     }
 }

@@ -5,13 +5,14 @@ import TextKitLite
 import TextKitLiteFeed
 
 extension TextAlignment: ExpressibleByArgument {}
+extension ImageFormat: ExpressibleByArgument {}
 extension TruncationMode: ExpressibleByArgument {}
 extension ParagraphDirection: ExpressibleByArgument {}
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Lay out a text and render it to a PGM image (or print its layout as JSON).",
+        abstract: "Lay out a text and render it to a PGM or PNG image (or print its layout as JSON).",
         discussion: """
             The text comes from the argument, --file, or standard input. Examples:
               textrender render "Hello, 世界 👋 مرحبا" --width 200 --scale 2 --output hello.pgm
@@ -65,8 +66,13 @@ struct RenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Pixels per point (1, 2, 3, …).")
     var scale: Double = 1
 
-    @Option(name: .customLong("output"), help: "Write the image to this PGM file.")
+    @Option(name: .customLong("output"), help: ArgumentHelp(
+        "Write the image to this file: FILE.pgm or FILE.png (8-bit gray), or '-' for standard output with --format.",
+        valueName: "file"))
     var output: String?
+
+    @Option(help: "Image format: pgm or png (default: from the --output file name).")
+    var format: ImageFormat?
 
     @Flag(help: "Print the layout (lines, ranges, size, highlights) as JSON on standard output.")
     var json = false
@@ -95,8 +101,9 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         if text != nil, file != nil { throw ValidationError("give the text as an argument or with --file, not both") }
-        if let output, !output.lowercased().hasSuffix(".pgm") {
-            throw ValidationError("--output \(output): the file name must end in .pgm")
+        _ = try imageFormat()
+        if output == "-", json || hit != nil {
+            throw ValidationError("--output - and --\(json ? "json" : "hit") both print to standard output: give one")
         }
         _ = try lineHeightMode()
         _ = try hitPoint()
@@ -106,6 +113,23 @@ struct RenderCommand: ParsableCommand {
             guard cancelAfterLines >= 0 else { throw ValidationError("--cancel-after-lines \(cancelAfterLines): must be 0 or more") }
             guard output != nil else { throw ValidationError("--cancel-after-lines needs --output FILE.pgm") }
         }
+    }
+
+    /// The image format: --format, else the --output file name's extension.
+    func imageFormat() throws -> ImageFormat? {
+        guard let output else { return format }
+        if output == "-" {
+            guard let format else { throw ValidationError("--output - needs --format pgm or png") }
+            return format
+        }
+        let named = ImageFormat(path: output)
+        guard let chosen = format ?? named else {
+            throw ValidationError("--output \(output): the file name must end in .pgm or .png (or give --format)")
+        }
+        if let named, named != chosen {
+            throw ValidationError("--output \(output) names a .\(named.fileExtension) file but --format is \(chosen.rawValue)")
+        }
+        return chosen
     }
 
     func lineHeightMode() throws -> LineHeightMode {
@@ -158,7 +182,7 @@ struct RenderCommand: ParsableCommand {
             throw CLIError(error.description)
         }
         // After the text, fonts and options are checked, so a bad value is reported first.
-        if output == nil, !json, hit == nil { throw ValidationError("nothing to do: give --output FILE.pgm, --json or --hit X,Y") }
+        if output == nil, !json, hit == nil { throw ValidationError("nothing to do: give --output FILE.pgm|FILE.png, --json or --hit X,Y") }
         if let output {
             let renderOptions = RenderOptions(scale: scale, debug: debug, maxPixels: maxPixels)
             do {
@@ -170,7 +194,12 @@ struct RenderCommand: ParsableCommand {
                     guard let drawn = outcome.bitmap else { throw CLIError("render cancelled") }
                     bitmap = drawn
                 }
-                try bitmap.writePGM(to: output)
+                let format = try imageFormat() ?? .pgm
+                if output == "-" {
+                    try bitmap.write(toDescriptor: STDOUT_FILENO, path: "standard output", format: format)
+                } else {
+                    try bitmap.write(to: output, format: format)
+                }
             } catch let error as RenderError {
                 throw CLIError(error.description)
             }

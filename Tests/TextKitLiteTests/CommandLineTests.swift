@@ -69,6 +69,38 @@ enum TextRenderTool {
         #expect(bitmap.width == 240)
     }
 
+    @Test func renderWritesAPNGThatDecodesToTheSamePixels() throws {
+        let png = Fixtures.temporaryPath("hello.png"), pgm = Fixtures.temporaryPath("hello.pgm")
+        for path in [png, pgm] {
+            let result = try TextRenderTool.run(["render", "Hello 世界 [微笑]", "--width", "160", "--scale", "2", "--output", path])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let decoded = try GrayImage(pngFile: png)
+        let reference = try Bitmap(pgm: Array(Data(contentsOf: URL(fileURLWithPath: pgm))))
+        #expect(decoded.width == reference.width && decoded.height == reference.height)
+        #expect(decoded.gray == reference.pixels && decoded.isOpaque)
+        // Standard output, with the format named.
+        let piped = try TextRenderTool.run(["render", "x", "--output", "-", "--format", "pgm"])
+        #expect(piped.status == 0 && piped.stdout.hasPrefix("P5\n"))
+        for (arguments, message) in [(["--output", "x.txt"], "must end in .pgm or .png"), (["--output", "-"], "--output - needs --format"),
+                                     (["--output", "x.png", "--format", "pgm"], "names a .png file but --format is pgm"),
+                                     (["--output", "-", "--format", "png", "--json"], "both print to standard output")] {
+            let result = try TextRenderTool.run(["render", "x"] + arguments)
+            #expect(result.status == 64 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func feedWritesPNGCells() throws {
+        let directory = Fixtures.temporaryPath("png-feed")
+        let result = try TextRenderTool.run(["feed", "--format", "png", "--out", directory],
+                                            stdin: Data("{\"id\": \"a\", \"text\": \"hi [赞]\"}\n{\"id\": \"a\", \"text\": \"again\"}\n".utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(files == ["a+2.png", "a.png", "layouts.jsonl"])
+        let image = try GrayImage(pngFile: directory + "/a.png")
+        #expect(image.width == 750 && image.gray.contains { $0 < 128 })
+    }
+
     @Test func renderReportsBadInputWithANonZeroExit() throws {
         let cases: [([String], String)] = [
             (["render", "x", "--font", "/nonexistent.ttf", "--json"], "font file not found: /nonexistent.ttf"),

@@ -105,7 +105,7 @@ import Testing
         #expect(FeedPost.fileName(forID: String(repeating: "x", count: 100)) == String(repeating: "x", count: 100) + ".pgm")
         // Names of distinct ids differ (here: 20,000 ids of one or two CJK characters).
         let ids = (0..<20_000).map { String(UnicodeScalar(0x4E00 + $0 % 1000)!) + ($0 < 1000 ? "" : String(UnicodeScalar(0x4E00 + $0 / 1000)!)) }
-        #expect(Set(ids.map(FeedPost.fileName(forID:))).count == Set(ids).count)
+        #expect(Set(ids.map { FeedPost.fileName(forID: $0) }).count == Set(ids).count)
     }
 
     @Test func distinctIDsNeverShareAnImageAndRepeatedOnesEachGetTheirOwn() throws {

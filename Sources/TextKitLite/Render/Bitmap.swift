@@ -106,6 +106,8 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidOption(name: String, value: String, reason: String)
     /// The output file could not be written.
     case cannotWrite(path: String, reason: String)
+    /// The image cannot be encoded in the file's format (a PNG of zero pixels).
+    case cannotEncode(path: String, reason: String)
     /// The data is not a binary PGM (P5) image.
     case invalidPGM(String)
     /// The layout was made with `LayoutOptions.measureOnly`: it has no glyphs to draw.
@@ -120,6 +122,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot allocate a bitmap of \(w)×\(h) pixels (\(bytes) bytes): not enough memory"
         case .invalidOption(let name, let value, let reason): "invalid \(name) \(value): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .cannotEncode(let path, let reason): "cannot write \(path): \(reason)"
         case .invalidPGM(let reason): "not a binary PGM image: \(reason)"
         case .measureOnlyLayout: "a measure-only layout (LayoutOptions.measureOnly) has no glyphs to draw; lay the text out without measureOnly"
         }

@@ -43,10 +43,18 @@ extension Bitmap {
     /// - Throws: `RenderError.cannotWrite` naming the path and the reason (the system's
     ///   words: "No space left on device"); the temporary file is removed.
     public func writePGM(to path: String) throws(RenderError) {
+        try write(to: path, format: .pgm)
+    }
+
+    /// Writes the image as a PGM or an 8-bit gray PNG file, atomically (as `writePGM(to:)`).
+    ///
+    /// - Throws: `RenderError.cannotWrite` (the system's reason) or `.cannotEncode` (a PNG
+    ///   of zero pixels); the temporary file is removed.
+    public func write(to path: String, format: ImageFormat) throws(RenderError) {
         let temporary = try Self.createTemporaryFile(beside: path)
         do throws(RenderError) {
             defer { close(temporary.descriptor) }
-            try writePGM(toDescriptor: temporary.descriptor, path: path)
+            try write(toDescriptor: temporary.descriptor, path: path, format: format)
         } catch {
             unlink(temporary.path)
             throw error
@@ -60,12 +68,29 @@ extension Bitmap {
     /// - Parameter path: names the file in errors.
     /// - Throws: `RenderError.cannotWrite` with the system's reason.
     public func writePGM(toDescriptor descriptor: Int32, path: String) throws(RenderError) {
-        let header = Array("P5\n\(width) \(height)\n255\n".utf8)
-        for part in [header, pixels] {
+        try write(toDescriptor: descriptor, path: path, format: .pgm)
+    }
+
+    /// Writes the image in a format to an open file descriptor (left open).
+    ///
+    /// - Parameter path: names the file in errors.
+    /// - Throws: `RenderError.cannotWrite` with the system's reason, `.cannotEncode`.
+    public func write(toDescriptor descriptor: Int32, path: String, format: ImageFormat) throws(RenderError) {
+        let parts: [[UInt8]]
+        switch format {
+        case .pgm: parts = [Array("P5\n\(width) \(height)\n255\n".utf8), pixels]  // the raster as it is
+        case .png:
+            do {
+                parts = [try GrayImage(width: width, height: height, gray: pixels).pngData()]
+            } catch {
+                throw .cannotEncode(path: path, reason: error.description)
+            }
+        }
+        for part in parts {
             let failure = part.withUnsafeBytes { bytes -> Int32? in
                 var offset = 0
                 while offset < bytes.count {
-                    let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                     if written >= 0 {
                         offset += written
                     } else if errno != EINTR {

@@ -1,0 +1,13 @@
+/// The file formats a `Bitmap` is written in: binary PGM (P5) and 8-bit gray PNG (libpng).
+public enum ImageFormat: String, Sendable, CaseIterable {
+    case pgm, png
+
+    /// The format a file name's extension names (case-insensitively), if any.
+    public init?(path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        self.init(rawValue: path[path.index(after: dot)...].lowercased())
+    }
+
+    /// The file name extension, without the dot.
+    public var fileExtension: String { rawValue }
+}
