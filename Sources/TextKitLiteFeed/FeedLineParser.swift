@@ -43,13 +43,16 @@ public enum FeedLineParser {
         guard (0...maximumImages).contains(record.images ?? 0) else {
             throw FeedLineError(line: line, reason: "\"images\" must be an integer from 0 to \(maximumImages), got \(record.images ?? 0)")
         }
-        return FeedPost(id: record.id, author: record.author ?? "", text: record.text, quote: record.quote,
-                        images: record.images ?? 0)
+        var post = FeedPost(id: record.id, author: record.author ?? "", text: record.text, quote: record.quote,
+                            images: record.images ?? 0)
+        post.idIsInteger = record.idIsInteger
+        return post
     }
 
     /// The JSON shape of a post: `id` may be a non-empty string or an integer.
     private struct Record: Decodable {
         var id: String
+        var idIsInteger = false
         var author: String?
         var text: String
         var quote: String?
@@ -63,6 +66,7 @@ public enum FeedLineParser {
                 id = string
             } else {
                 id = String(try container.decode(Int64.self, forKey: .id))
+                idIsInteger = true
             }
             text = try container.decode(String.self, forKey: .text)
             author = try container.decodeIfPresent(String.self, forKey: .author)

@@ -5,6 +5,8 @@ import TextKitLite
 public struct FeedPost: Sendable, Hashable, Codable {
     /// The post's identity (a JSON string or integer, kept as text).
     public var id: String
+    /// The id was a JSON integer: outputs write it back as one (`{"id": 7}` stays `7`).
+    public var idIsInteger = false
     public var author: String { didSet { contentHash = Self.contentHash(author, text, quote, images) } }
     public var text: String { didSet { contentHash = Self.contentHash(author, text, quote, images) } }
     /// The text of a reposted post, shown in a nested box.
@@ -30,12 +32,26 @@ public struct FeedPost: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(String.self, forKey: .id),
+        let integer = try? container.decode(Int64.self, forKey: .id)
+        self.init(id: try integer.map(String.init) ?? container.decode(String.self, forKey: .id),
                   author: try container.decode(String.self, forKey: .author),
                   text: try container.decode(String.self, forKey: .text),
                   quote: try container.decodeIfPresent(String.self, forKey: .quote),
                   images: try container.decode(Int.self, forKey: .images))
+        idIsInteger = integer != nil
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(jsonID, forKey: .id)
+        try container.encode(author, forKey: .author)
+        try container.encode(text, forKey: .text)
+        try container.encodeIfPresent(quote, forKey: .quote)
+        try container.encode(images, forKey: .images)
+    }
+
+    /// The id as the JSON it came as: an integer when `idIsInteger`, else a string.
+    public var jsonID: JSONID { JSONID(id, isInteger: idIsInteger) }
 
     /// 64-bit FNV-1a over strings' UTF-8 bytes, each followed by 0xff (a byte UTF-8 never
     /// holds, so the strings' boundaries count): a file name stable across runs.
@@ -118,5 +134,21 @@ extension String {
         var copy = self
         copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         hasher.combine(utf8.count)
+    }
+}
+
+/// A post id as JSON: an integer id stays an integer in every output.
+public struct JSONID: Sendable, Hashable, Encodable {
+    public let text: String
+    public let isInteger: Bool
+
+    public init(_ text: String, isInteger: Bool) {
+        self.text = text
+        self.isInteger = isInteger && Int64(text) != nil
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if isInteger, let value = Int64(text) { try container.encode(value) } else { try container.encode(text) }
     }
 }

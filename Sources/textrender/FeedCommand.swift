@@ -66,7 +66,7 @@ struct FeedCommand: ParsableCommand {
     }
 
     struct Record: Encodable {
-        var id: String
+        var id: JSONID
         var height: Double
         var elements: [Element]
         var truncated: Bool
@@ -82,7 +82,7 @@ struct FeedCommand: ParsableCommand {
     /// What a worker made of one feed line.
     enum Outcome: Sendable {
         /// The post's cell, its image in a temporary file, and the image's base name.
-        case drawn(CellLayout, temporary: String, name: String)
+        case drawn(CellLayout, id: JSONID, temporary: String, name: String)
         /// The line is bad (or its post cannot be drawn): reported, skipped.
         case bad(FeedLineError)
         /// Writing failed (a full disk): the run stops.
@@ -137,7 +137,7 @@ struct FeedCommand: ParsableCommand {
                 do throws(RenderError) {
                     let temporary = try output.writeTemporary(bitmap, format: imageFormat,
                                                               beside: (output.path as NSString).appendingPathComponent(name))
-                    return .drawn(cell, temporary: temporary, name: name)
+                    return .drawn(cell, id: post.jsonID, temporary: temporary, name: name)
                 } catch {
                     stopped.store(true, ordering: .relaxed)
                     return .failed(error)
@@ -145,19 +145,19 @@ struct FeedCommand: ParsableCommand {
             }
         }, consume: { outcome in
             guard failure == nil else {
-                if case .drawn(_, let temporary, _) = outcome { output.discard(temporary) }
+                if case .drawn(_, _, let temporary, _) = outcome { output.discard(temporary) }
                 return
             }
             do {
                 switch outcome {
-                case .drawn(let cell, let temporary, let name):
+                case .drawn(let cell, let id, let temporary, let name):
                     let file = try names.assign(name, to: cell.postID)
                     try output.commit(temporary, to: (output.path as NSString).appendingPathComponent(file.name))
                     if let first = file.repeatOf {
                         try Output.standardError("textrender: warning: id \(cell.postID) repeats (its first image is \(first)); this one is \(file.name)\n")
                     }
                     try writer.write(Record(
-                        id: cell.postID, height: cell.height,
+                        id: id, height: cell.height,
                         elements: cell.elements.map(Element.init),
                         truncated: cell.isTruncated, file: file.name))
                     try progress.postDone()
@@ -169,7 +169,7 @@ struct FeedCommand: ParsableCommand {
             } catch {
                 failure = error
                 stopped.store(true, ordering: .relaxed)
-                if case .drawn(_, let temporary, _) = outcome { output.discard(temporary) }
+                if case .drawn(_, _, let temporary, _) = outcome { output.discard(temporary) }
             }
         })
         if let failure { throw failure }

@@ -24,7 +24,7 @@ struct MeasureCommand: ParsableCommand {
     var layout: Layout = .cell
 
     struct Record: Encodable {
-        var id: String
+        var id: JSONID
         var height: Double
         var lines: Int
         var lineStarts: [Int]
@@ -64,7 +64,7 @@ struct MeasureCommand: ParsableCommand {
                         let text = try engine.measure(emoticons.attributed(AttributedText(post.text, style: textStyle)), options: textOptions)
                         (measured, height, truncated) = (text, text.height, text.isTruncated)
                     }
-                    return .success(Record(id: post.id, height: height, lines: measured?.lineCount ?? 0,
+                    return .success(Record(id: post.jsonID, height: height, lines: measured?.lineCount ?? 0,
                                            lineStarts: post.text.scalarOffsets(utf16Offsets: measured?.lineStarts ?? []),
                                            truncated: truncated))
                 } catch {

@@ -130,7 +130,10 @@ enum TextRenderTool {
         let result = try TextRenderTool.run(["measure", "--jobs", "2"], stdin: Data(Self.goodAndBad.utf8))
         #expect(result.status == 2)
         let records = result.stdout.split(separator: "\n").map { try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
-        #expect(records.map { $0["id"] as! String } == ["1", "two", "5"])
+        // Ids keep their JSON type: integers stay integers.
+        #expect(records.map { "\($0["id"]!)" } == ["1", "two", "5"])
+        #expect(records[0]["id"] is NSNumber && records[1]["id"] is String && records[2]["id"] is NSNumber)
+        #expect(result.stdout.hasPrefix(#"{"height":"#) && result.stdout.contains(#""id":1,"#) && result.stdout.contains(#""id":"two""#))
         #expect(records.allSatisfy { ($0["height"] as! Double) > 0 })
         #expect(result.stderr.contains("stdin:2: bad JSON"))
         #expect(result.stderr.contains("stdin:4: missing \"text\""))
@@ -161,7 +164,7 @@ enum TextRenderTool {
         func heights(_ text: String) -> [String: Double] {
             Dictionary(uniqueKeysWithValues: text.split(separator: "\n").map {
                 let object = try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
-                return (object["id"] as! String, object["height"] as! Double)
+                return ("\(object["id"]!)", object["height"] as! Double)
             })
         }
         let layouts = try String(contentsOfFile: directory + "/layouts.jsonl", encoding: .utf8)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TextKitLite
 @testable import TextKitLiteFeed
@@ -37,6 +38,18 @@ import Testing
         #expect(try parse(#"{"id": 42, "author": "a", "text": "t"}"#)?.id == "42")
         #expect(try parse(#"{"id": -7, "author": "a", "text": "t"}"#)?.id == "-7")
         #expect(try parse(#"{"id": 1234567890123, "author": "a", "text": "t"}"#)?.id == "1234567890123")
+    }
+
+    @Test func integerIDsStayIntegersInJSON() throws {
+        let integer = try #require(try parse(#"{"id": 42, "text": "t"}"#))
+        let string = try #require(try parse(#"{"id": "42", "text": "t"}"#))
+        #expect(integer.idIsInteger && !string.idIsInteger)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(integer), as: UTF8.self).contains(#""id":42,"#))
+        #expect(String(decoding: try encoder.encode(string), as: UTF8.self).contains(#""id":"42","#))
+        let decoded = try JSONDecoder().decode(FeedPost.self, from: encoder.encode(integer))
+        #expect(decoded == integer && decoded.idIsInteger)
     }
 
     @Test func quoteAndImages() throws {
