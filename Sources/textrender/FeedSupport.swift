@@ -11,11 +11,14 @@ struct FeedOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Cell width in points.")
     var width: Double = 375
 
-    @Option(name: .customLong("max-lines"), parsing: .unconditional, help: "Body lines before the expand token (0: all). Default: 6 for cells, no limit for --layout text.")
+    @Option(name: .customLong("max-lines"), parsing: .unconditional, help: "Body lines before the expand token (0: all). Default: 6 in feed cells; no limit for measure --layout text.")
     var maxLines: Int?
 
-    @Option(parsing: .unconditional, help: "Worker threads (default: active cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("jobs"), parsing: .unconditional, help: "Worker threads (default: the machine's active cores).")
+    var jobsOption: Int?
+
+    /// Worker threads: --jobs, else one per active core.
+    var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
 
     @OptionGroup var fontOptions: FontOptions
 

@@ -10,8 +10,9 @@ struct MeasureCommand: ParsableCommand {
         discussion: """
             Reads JSON Lines posts from a file or standard input and writes, in input order,
             {"id", "height", "lines", "lineStarts", "truncated"} per post: the height of the
-            whole feed cell (--layout cell) or of the post's text alone at the full width
-            (--layout text); line starts are offsets in Unicode scalars into the text.
+            whole feed cell (--layout cell; "lines", "lineStarts" and "truncated" are then the
+            body's) or of the post's text alone at the full width (--layout text); line starts
+            are offsets in Unicode scalars into the text. An integer id stays an integer.
             A malformed line is reported on stderr with its line number and skipped.
             Exit status: 0, or 2 when some lines were bad (all good posts are still output).
             """)

@@ -182,7 +182,12 @@ struct RenderCommand: ParsableCommand {
             throw CLIError(error.description)
         }
         // After the text, fonts and options are checked, so a bad value is reported first.
-        if output == nil, !json, hit == nil { throw ValidationError("nothing to do: give --output FILE.pgm|FILE.png, --json or --hit X,Y") }
+        if output == nil, !json, hit == nil {
+            // A usage error of this subcommand (thrown from run(), ValidationError would show the top-level usage).
+            try Output.standardError("Error: nothing to do: give --output FILE.pgm|FILE.png, --json or --hit X,Y\n"
+                                     + "Usage: textrender \(Self.usageString())\n  See 'textrender render --help' for more information.\n")
+            throw ExitCode.validationFailure
+        }
         if let output {
             let renderOptions = RenderOptions(scale: scale, debug: debug, maxPixels: maxPixels)
             do {

@@ -90,6 +90,16 @@ enum TextRenderTool {
         }
     }
 
+    @Test func helpAndUsageSpeakOfTheSubcommand() throws {
+        let nothing = try TextRenderTool.run(["render", "hi"])
+        #expect(nothing.status == 64 && nothing.stderr.contains("Usage: textrender render [<options>]"))
+        let feedHelp = try TextRenderTool.run(["feed", "--help"])
+        #expect(feedHelp.stdout.contains("Worker threads (default: the machine's active cores).\n"))
+        #expect(!feedHelp.stdout.contains("(default: active cores). (default:"))
+        let measureHelp = try TextRenderTool.run(["measure", "--help"])
+        #expect(measureHelp.stdout.contains("body's"))
+    }
+
     @Test func feedWritesPNGCells() throws {
         let directory = Fixtures.temporaryPath("png-feed")
         let result = try TextRenderTool.run(["feed", "--format", "png", "--out", directory],
