@@ -60,9 +60,14 @@ import Testing
         #expect(font.isBold && !font.isSyntheticBold && font.isSyntheticItalic)
     }
 
-    @Test func emojiAreNeverSynthesized() throws {
-        let font = try #require(try layout("👋", TextStyle(weight: .bold, isItalic: true)).allRuns.first?.font)
-        #expect(font.isColor && !font.isSyntheticBold && !font.isSyntheticItalic)
+    @Test func boldEmojiAreEmboldenedButNeverSlanted() throws {
+        let regular = try layout("👋🎉", TextStyle(size: 30))
+        let bold = try layout("👋🎉", TextStyle(size: 30, weight: .bold, isItalic: true))
+        let font = try #require(bold.allRuns.first?.font)
+        #expect(font.isColor && font.isSyntheticBold && !font.isSyntheticItalic)
+        let widening = (Double(font.unitsPerEm) / 24).rounded() / Double(font.unitsPerEm) * 30
+        #expect(abs(bold.measuredWidth - regular.measuredWidth - 2 * widening) < 1e-9)
+        #expect(try ink(bold) > ink(regular))
     }
 
     @Test func featuresReachHarfBuzz() throws {

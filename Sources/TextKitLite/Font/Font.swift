@@ -186,7 +186,8 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
 
 /// What a font draws beyond its face, for a style asking for a weight or slant the chain has
 /// no face for: synthetic bold (outlines and advances widened) and synthetic oblique
-/// (outlines slanted). Color (bitmap) fonts are never synthesized, as browsers do.
+/// (outlines slanted). Color (bitmap) glyphs are emboldened by growing their pixels, and
+/// never slanted.
 struct FontSynthesis: Hashable, Sendable {
     var emboldened = false
     var slanted = false

@@ -52,7 +52,7 @@ public struct FontFallbackChain: Sendable, Hashable {
                 ?? candidates.first { italic && $0.isItalic && $0.isBold == font.isBold }
                 ?? font
         }
-        let synthesis = FontSynthesis(emboldened: style.weight == .bold && !face.isBold && !face.isColor,
+        let synthesis = FontSynthesis(emboldened: style.weight == .bold && !face.isBold,
                                       slanted: style.isItalic && !face.isItalic && !face.isColor)
         return face.variant(synthesis, features: style.features)
     }

@@ -202,7 +202,9 @@ final class FreeTypeFace {
             if isScalable {
                 return try rasterizeOutline(face, glyph: glyph, pixelSize: pixelSize, phase: phase, synthesis: synthesis)
             }
-            return try rasterizeColorBitmap(face, glyph: glyph, pixelSize: pixelSize)
+            let image = try rasterizeColorBitmap(face, glyph: glyph, pixelSize: pixelSize)
+            // A bitmap has no outline to embolden: its pixels grow as an outline would.
+            return synthesis.emboldened ? image.emboldened(by: Int((pixelSize * FontSynthesis.emboldening).rounded())) : image
         } catch {
             return .empty
         }

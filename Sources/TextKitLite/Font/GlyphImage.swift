@@ -18,6 +18,37 @@ struct GlyphImage: Sendable {
     /// An image with nothing to draw (a space, or a glyph FreeType could not load).
     static let empty = GlyphImage(width: 0, height: 0, left: 0, top: 0, coverage: [], luminance: nil)
 
+    /// The image grown `strength` pixels right and up (a square maximum filter), as
+    /// `FT_Outline_EmboldenXY` grows an outline: synthetic bold for bitmap (color) glyphs.
+    /// Each pixel takes the most opaque pixel of its window, with that pixel's luminance.
+    ///
+    /// - Complexity: O(width × height × strength²); strength is a few pixels.
+    func emboldened(by strength: Int) -> GlyphImage {
+        guard strength > 0, width > 0, height > 0 else { return self }
+        let r = strength, newWidth = width + r, newHeight = height + r
+        var newCoverage = [UInt8](repeating: 0, count: newWidth * newHeight)
+        var newLuminance = luminance.map { _ in [UInt8](repeating: 0, count: newWidth * newHeight) }
+        for y in 0..<newHeight {
+            for x in 0..<newWidth {
+                var best = -1, bestAlpha: UInt8 = 0
+                for dy in 0...r {
+                    let oy = y - r + dy
+                    guard oy >= 0, oy < height else { continue }
+                    for dx in 0...r {
+                        let ox = x - dx
+                        guard ox >= 0, ox < width else { continue }
+                        let i = oy * width + ox
+                        if coverage[i] > bestAlpha || best < 0 { (best, bestAlpha) = (i, coverage[i]) }
+                    }
+                }
+                guard best >= 0 else { continue }
+                newCoverage[y * newWidth + x] = bestAlpha
+                if let luminance { newLuminance![y * newWidth + x] = luminance[best] }
+            }
+        }
+        return GlyphImage(width: newWidth, height: newHeight, left: left, top: top + r, coverage: newCoverage, luminance: newLuminance)
+    }
+
     /// Memory held by the pixel planes, used to bound the glyph cache.
     var byteCount: Int { coverage.count + (luminance?.count ?? 0) + 48 }
 }

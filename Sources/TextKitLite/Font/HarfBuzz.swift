@@ -202,8 +202,7 @@ final class HarfBuzzShaper {
         }
         guard hb_buffer_allocation_successful(buffer) != 0 else { return nil }
         // Synthetic bold widens every advancing glyph (not zero-width marks) as its outlines grow.
-        let widening = font.synthesis.emboldened && !font.isColor
-            ? Int32((Double(font.unitsPerEm) * FontSynthesis.emboldening).rounded()) : 0
+        let widening = font.synthesis.emboldened ? Int32((Double(font.unitsPerEm) * FontSynthesis.emboldening).rounded()) : 0
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
               let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return ShapedGlyphs() }
