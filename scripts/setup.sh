@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs what TextKitLite needs on Debian 12 when it is missing: HarfBuzz, FreeType, libpng and
-# ICU development files, pkg-config, the Unicode conformance files (unicode-data) and GNU
-# time (peak memory of the bounded-memory check).
+# ICU development files, pkg-config, the Unicode conformance files (unicode-data), GNU time
+# (peak memory of the bounded-memory check) and python3-jsonschema (the output schema check).
 # Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
 
-packages=(pkg-config libharfbuzz-dev libfreetype-dev libpng-dev libicu-dev unicode-data time)
+packages=(pkg-config libharfbuzz-dev libfreetype-dev libpng-dev libicu-dev unicode-data time python3-jsonschema)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -13,9 +13,16 @@ echo "== tests" >&2
 swift build --build-tests
 swift test --skip-build
 
+echo "== output schemas" >&2
+# Debian's python3 has the python3-jsonschema that scripts/setup.sh installs; another python3
+# first on PATH may not.
+python=python3
+/usr/bin/python3 -c "import jsonschema" 2>/dev/null && python=/usr/bin/python3
+"$python" scripts/check-schemas.py .build/debug/textrender
+
 if [ "${TEXTKITLITE_QUICK:-0}" = "1" ]; then exit 0; fi
 
-sanitized_suites="Async|FeedCell|Measure|Render|Shaping|LayoutTests|LineBreaking|BoundedCache|LoneGlyph"
+sanitized_suites="Async|FeedCell|Measure|Render|Shaping|LayoutTests|LineBreaking|BoundedCache|LoneGlyph|PNG|Emoticon|Attachment|TextStyle|HitTesting"
 # LeakSanitizer is off: it reports allocations inside XCTest and Foundation's Process
 # (the toolchain's libraries) that the project cannot free; memory bounds are tested apart.
 export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
