@@ -41,11 +41,7 @@ public struct EmoticonTable: Sendable, Hashable {
     /// The bundled table: `$TEXTKITLITE_EMOTICONS`, else examples/emoticons/emoticons.json
     /// at the root of the source tree this library was built from (24 Weibo codes).
     public static var bundledPath: String {
-        if let path = ProcessInfo.processInfo.environment[environmentVariable], !path.isEmpty { return path }
-        // #filePath = <root>/Sources/TextKitLiteFeed/EmoticonTable.swift
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("examples/emoticons/emoticons.json").path
+        BundledFonts.sourceTreePath("examples/emoticons/emoticons.json", unless: environmentVariable)
     }
 
     /// The bundled table (`bundledPath`), loaded once per process.

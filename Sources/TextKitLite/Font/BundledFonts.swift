@@ -16,14 +16,18 @@ public enum BundledFonts {
 
     /// The fonts folder: `$TEXTKITLITE_FONTS`, else fonts/ at the root of the source tree
     /// this library was built from.
-    public static var directory: String {
-        if let override = ProcessInfo.processInfo.environment[environmentVariable], !override.isEmpty {
+    public static var directory: String { sourceTreePath("fonts", unless: environmentVariable) }
+
+    /// A file shipped with the repository: the path in environment variable `variable` when
+    /// set, else `relativePath` under the root of the source tree this library was built from.
+    package static func sourceTreePath(_ relativePath: String, unless variable: String) -> String {
+        if let override = ProcessInfo.processInfo.environment[variable], !override.isEmpty {
             return override
         }
         // #filePath = <root>/Sources/TextKitLite/Font/BundledFonts.swift
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("fonts").path
+        return url.appendingPathComponent(relativePath).path
     }
 
     /// The path of a bundled font file.

@@ -57,17 +57,17 @@ public struct FontFallbackChain: Sendable, Hashable {
         return face.variant(synthesis, features: style.features)
     }
 
-    /// True when `font` maps every scalar of `units` that needs a glyph.
+    /// True when `font` maps every scalar of `units` that needs a glyph (as for a cluster).
     private static func covers(_ font: Font, _ units: UnsafeBufferPointer<UInt16>) -> Bool {
+        var scalars: [UInt32] = []
+        scalars.reserveCapacity(units.count)
         var i = 0
         while i < units.count {
             let (scalar, next) = units.scalar(at: i, end: units.count)
-            if !UnicodeProperties.isIgnorableForCoverage(scalar), !(scalar < 0xA0 && UnicodeProperties.isControl(UInt16(scalar))), font.harfBuzz.glyph(for: scalar) == nil {
-                return false
-            }
+            scalars.append(scalar)
             i = next
         }
-        return true
+        return scalars.withUnsafeBufferPointer { covers(font, $0) }
     }
 
     /// Loads a chain from font specifications "PATH" or "PATH#INDEX" (face index within

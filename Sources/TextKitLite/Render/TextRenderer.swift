@@ -141,7 +141,6 @@ public struct TextRenderer: Sendable {
     /// Strokes a line's decorations of one kind, snapped to whole pixels, at least one thick.
     private func drawDecorations(_ kind: Decorations.Kind, of line: LayoutLine, into bitmap: inout Bitmap,
                                  x originX: Double, baseline: Double, scale: Double) {
-        guard line.runs.contains(where: { kind == .underline ? $0.style.underline : $0.style.strikethrough }) else { return }
         for stroke in Decorations.strokes(line, kind) {
             let thickness = max(1, (stroke.thickness * scale).rounded())
             let top = (baseline + stroke.offset * scale - thickness / 2).rounded()

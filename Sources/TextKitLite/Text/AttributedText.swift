@@ -219,15 +219,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         // A scalar boundary (not a grapheme one: a cluster of any length costs nothing more).
         var end = limit
         if UTF16.isTrailSurrogate(utf16[end]) { end += 1 }
-        let prefixString = String(decoding: utf16[..<end], as: UTF16.self)
-        var result = AttributedText(prefixString, style: baseStyle)
-        let count = result.utf16Count
-        for run in runs where run.range.lowerBound < count {
-            result.updateStyle(in: run.range.clamped(to: 0..<count)) { $0 = run.style }
-        }
-        result.setHighlights(highlights.prefix { $0.range.lowerBound < count })
-        result.attachments = attachments.filter { $0.offset < count }
-        return result
+        return slice(0..<end)
     }
 
     /// Index of the run holding `offset` (binary search), nil for an empty text.
