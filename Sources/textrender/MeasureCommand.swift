@@ -17,20 +17,10 @@ struct MeasureCommand: ParsableCommand {
             Exit status: 0, or 2 when some lines were bad (all good posts are still output).
             """)
 
-    enum Layout: String, ExpressibleByArgument, CaseIterable { case cell, text }
-
     @OptionGroup var feed: FeedOptions
 
     @Option(help: "What to measure: cell (the whole feed cell) or text (the post's text alone).")
-    var layout: Layout = .cell
-
-    struct Record: Encodable {
-        var id: JSONID
-        var height: Double
-        var lines: Int
-        var lineStarts: [Int]
-        var truncated: Bool
-    }
+    var layout: FeedMeasurer.Subject = .cell
 
     func validate() throws {
         if layout == .cell { try feed.validateCellWidth() }
@@ -42,35 +32,16 @@ struct MeasureCommand: ParsableCommand {
         // Nothing is drawn: heights, line starts and truncation are measured, not laid out.
         let precomputer = try feed.streamingPrecomputer()
         let engine = precomputer.engine
-        let textOptions = LayoutOptions(width: feed.width, maxLines: feed.maxLines ?? 0, lineSpacing: feed.fontOptions.lineSpacing)
-        let textStyle = TextStyle(size: feed.fontOptions.fontSize)
-        let emoticons = precomputer.emoticons
+        let measurer = FeedMeasurer(precomputer: precomputer, subject: layout, width: feed.width, maxLines: feed.maxLines ?? 0)
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)
         var output = JSONLinesWriter()
         var failure: Error?
-        let mode = layout
-        let width = feed.width
         // After a failed write, stop reading: the results in flight are dropped.
         let reader = FeedReader(descriptor: descriptor)
-        OrderedParallelMap.run(reader.lazy.prefix { _ in failure == nil }, pool: pool, window: 64 * feed.jobs, transform: { record -> Result<Record, FeedLineError> in
+        OrderedParallelMap.run(reader.lazy.prefix { _ in failure == nil }, pool: pool, window: 64 * feed.jobs, transform: { record -> Result<FeedMeasurer.Record, FeedLineError> in
             record.result.flatMap { post in
-                do {
-                    let measured: TextMeasurement?, height: Double, truncated: Bool
-                    switch mode {
-                    case .cell:
-                        let cell = try precomputer.measure(post, width: width)
-                        (measured, height, truncated) = (cell.text("body"), cell.height, cell.isTruncated)
-                    case .text:
-                        let text = try engine.measure(emoticons.attributed(AttributedText(post.text, style: textStyle)), options: textOptions)
-                        (measured, height, truncated) = (text, text.height, text.isTruncated)
-                    }
-                    return .success(Record(id: post.jsonID, height: height, lines: measured?.lineCount ?? 0,
-                                           lineStarts: post.text.scalarOffsets(utf16Offsets: measured?.lineStarts ?? []),
-                                           truncated: truncated))
-                } catch {
-                    return .failure(FeedLineError(line: record.line, reason: "\(error)"))
-                }
+                Result { try measurer.measure(post) }.mapError { FeedLineError(line: record.line, reason: "\($0)") }
             }
         }, consume: { result in
             guard failure == nil else { return }
@@ -93,9 +64,11 @@ struct MeasureCommand: ParsableCommand {
         try feed.checkRead(reader)
         // A text alone goes through the word cache only; a cell also through the
         // measured-text cache (recurring authors and quotes) and the height cache.
-        try progress.summary("measured", caches: [("word", engine.shapeCache.statistics)] + (mode == .text ? [] : [
+        try progress.summary("measured", caches: [("word", engine.shapeCache.statistics)] + (layout == .text ? [] : [
             ("text", precomputer.measuredTextStatistics), ("height", precomputer.heightCache.statistics),
         ]))
         if progress.badLines > 0 { throw badLinesExitCode }
     }
 }
+
+extension FeedMeasurer.Subject: ExpressibleByArgument {}

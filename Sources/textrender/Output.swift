@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TextKitLiteFeed
 
 /// Writing to standard output, standard error and files without trapping: Foundation's
 /// `FileHandle.write(_: Data)` traps on a failed write (full disk, closed descriptor, a
@@ -50,11 +51,6 @@ struct JSONLinesWriter {
     private var buffer: [UInt8] = []
     private let file: FileHandle?
     private let name: String
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 
     /// A writer to standard output.
     init() {
@@ -69,8 +65,7 @@ struct JSONLinesWriter {
     }
 
     mutating func write(_ value: some Encodable) throws {
-        buffer += try encoder.encode(value)
-        buffer.append(0x0A)
+        try JSONLines.append(value, to: &buffer)
         if buffer.count > 1 << 16 { try flush() }
     }
 
