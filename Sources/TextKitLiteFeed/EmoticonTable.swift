@@ -39,9 +39,9 @@ public struct EmoticonTable: Sendable, Hashable {
     public static let environmentVariable = "TEXTKITLITE_EMOTICONS"
 
     /// The bundled table: `$TEXTKITLITE_EMOTICONS`, else examples/emoticons/emoticons.json
-    /// at the root of the source tree this library was built from (24 Weibo codes).
+    /// under the first of `BundledFonts.shippedRoots` that has it (24 Weibo codes).
     public static var bundledPath: String {
-        BundledFonts.sourceTreePath("examples/emoticons/emoticons.json", unless: environmentVariable)
+        BundledFonts.shippedPath("examples/emoticons/emoticons.json", unless: environmentVariable)
     }
 
     /// The bundled table (`bundledPath`), loaded once per process.

@@ -16,5 +16,8 @@ func emoticonTable(_ option: String?, default fallback: EmoticonTable? = nil) th
 
 /// The bundled emoticon table (examples/emoticons), the default of `feed` and `measure`.
 func bundledEmoticons() throws -> EmoticonTable {
-    do { return try EmoticonTable.bundled() } catch { throw CLIError("bundled emoticons: \(error.description)") }
+    do { return try EmoticonTable.bundled() } catch {
+        throw CLIError("bundled emoticons: \(error.description) (set \(EmoticonTable.environmentVariable) to the table file, "
+                       + "pass --emoticons none, or install the shipped files with scripts/install.sh)")
+    }
 }

@@ -69,6 +69,28 @@ enum TextRenderTool {
         #expect(bitmap.width == 240)
     }
 
+    /// An installed binary (PREFIX/bin) reads the fonts in PREFIX/share/textkitlite, not the
+    /// source tree's: there, DejaVu Sans Bold stands in for DejaVu Sans, and "hi" widens.
+    @Test func installedBinaryFindsItsFontsBesideIt() throws {
+        let prefix = Fixtures.temporaryPath("installed")
+        let fonts = prefix + "/share/textkitlite/fonts"
+        try? FileManager.default.removeItem(atPath: prefix)
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: fonts, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TextRenderTool.path, toPath: prefix + "/bin/textrender")
+        for file in [BundledFonts.sansBold, BundledFonts.cjk, BundledFonts.emoji] {
+            try FileManager.default.copyItem(atPath: BundledFonts.path(file), toPath: fonts + "/" + file)
+        }
+        try FileManager.default.copyItem(atPath: BundledFonts.path(BundledFonts.sansBold), toPath: fonts + "/" + BundledFonts.sans)
+        func width(_ executable: String) throws -> Double {
+            let result = try TextRenderTool.run(["render", "hi", "--json"], executable: executable)
+            #expect(result.status == 0, "\(result.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            return json?["measuredWidth"] as? Double ?? 0
+        }
+        #expect(try width(prefix + "/bin/textrender") > width(TextRenderTool.path))
+    }
+
     @Test func renderWritesAPNGThatDecodesToTheSamePixels() throws {
         let png = Fixtures.temporaryPath("hello.png"), pgm = Fixtures.temporaryPath("hello.pgm")
         for path in [png, pgm] {

@@ -398,7 +398,7 @@ import Testing
                     message: "Error: font path is a character device, not a font file: /dev/zero"),
             CLICase(arguments: ["measure", "--font", "/dev/null"], stdin: [], status: 1,
                     message: "Error: font path is a character device, not a font file: /dev/null"),
-            CLICase(arguments: ["render", "x", "--json"], status: 1, message: "Error: font file not found: /nonexistent-fonts/DejaVuSans.ttf",
+            CLICase(arguments: ["render", "x", "--json"], status: 1, message: "Error: bundled font not found: /nonexistent-fonts/DejaVuSans.ttf (set TEXTKITLITE_FONTS",
                     environment: [BundledFonts.environmentVariable: "/nonexistent-fonts"]),
             CLICase(arguments: ["render", "中文", "--font", Files.twoFaces, "--json"], status: 0, message: "\"lineCount\" : 1"),
             CLICase(arguments: ["render", "--file", f("bad-utf8.txt"), "--json"], status: 1,

@@ -14,20 +14,37 @@ public enum BundledFonts {
     /// Environment variable naming the fonts folder, overriding the default location.
     public static let environmentVariable = "TEXTKITLITE_FONTS"
 
-    /// The fonts folder: `$TEXTKITLITE_FONTS`, else fonts/ at the root of the source tree
-    /// this library was built from.
-    public static var directory: String { sourceTreePath("fonts", unless: environmentVariable) }
+    /// The fonts folder: `$TEXTKITLITE_FONTS`, else the first of `shippedRoots` holding a
+    /// fonts/ folder.
+    public static var directory: String { shippedPath("fonts", unless: environmentVariable) }
 
-    /// A file shipped with the repository: the path in environment variable `variable` when
-    /// set, else `relativePath` under the root of the source tree this library was built from.
-    package static func sourceTreePath(_ relativePath: String, unless variable: String) -> String {
-        if let override = ProcessInfo.processInfo.environment[variable], !override.isEmpty {
-            return override
+    /// Where files shipped with the library are looked for, in order: `share/textkitlite`
+    /// beside the running executable's folder (the layout `scripts/install.sh` makes:
+    /// PREFIX/bin/textrender, PREFIX/share/textkitlite/fonts), then the root of the source
+    /// tree this library was built from.
+    public static let shippedRoots: [String] = {
+        var roots: [String] = []
+        // /proc/self/exe: the executable itself, wherever it was moved or linked from.
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            let bin = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            roots.append(bin.deletingLastPathComponent().appendingPathComponent("share/textkitlite").path)
         }
         // #filePath = <root>/Sources/TextKitLite/Font/BundledFonts.swift
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent(relativePath).path
+        roots.append(url.path)
+        return roots
+    }()
+
+    /// A file or folder shipped with the library: the path in environment variable
+    /// `variable` when set, else `relativePath` under the first of `shippedRoots` that has
+    /// it (under the last when none has: the path an error then names).
+    package static func shippedPath(_ relativePath: String, unless variable: String) -> String {
+        if let override = ProcessInfo.processInfo.environment[variable], !override.isEmpty {
+            return override
+        }
+        let candidates = shippedRoots.map { ($0 as NSString).appendingPathComponent(relativePath) }
+        return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[candidates.count - 1]
     }
 
     /// The path of a bundled font file.
@@ -36,8 +53,13 @@ public enum BundledFonts {
     /// The default fallback chain: sans (with Arabic and Hebrew, and its bold face for bold
     /// runs), CJK, emoji.
     ///
-    /// - Throws: `FontError` naming the missing or broken file.
+    /// - Throws: `FontError` naming the missing or broken file; a missing one with
+    ///   `.bundledFontNotFound`, whose message names `TEXTKITLITE_FONTS`.
     public static func chain() throws(FontError) -> FontFallbackChain {
-        try FontFallbackChain.load(specs: [path(sans), path(sansBold), path(cjk), path(emoji)])
+        do {
+            return try FontFallbackChain.load(specs: [path(sans), path(sansBold), path(cjk), path(emoji)])
+        } catch where error.reason == .notFound {
+            throw FontError(path: error.path, reason: .bundledFontNotFound)
+        }
     }
 }

@@ -20,6 +20,8 @@ public struct FontError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidFaceIndex(String)
         /// The file is larger than the loader accepts.
         case tooLarge(bytes: Int, limit: Int)
+        /// A font of the bundled chain is missing: the library's fonts folder was not found.
+        case bundledFontNotFound
     }
 
     /// The path of the font file.
@@ -44,6 +46,9 @@ public struct FontError: Error, Sendable, Equatable, CustomStringConvertible {
             "face index \(index) out of range for \(path): the file has \(count) face\(count == 1 ? "" : "s") (0...\(max(0, count - 1)))"
         case .invalidFaceIndex(let text): "invalid face index \"\(text)\" for \(path): expected a number ≥ 0 after \"#\""
         case .tooLarge(let bytes, let limit): "font file too large: \(path) (\(bytes) bytes, limit \(limit))"
+        case .bundledFontNotFound:
+            "bundled font not found: \(path) (set \(BundledFonts.environmentVariable) to the folder holding the bundled fonts,"
+                + " or install them beside the executable with scripts/install.sh)"
         }
     }
 }
