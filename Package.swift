@@ -21,6 +21,9 @@ let package = Package(
         .systemLibrary(
             name: "CFreetype", pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(
+            name: "CFontconfig", pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]),
         .target(
             name: "CUnicode",
             linkerSettings: [.linkedLibrary("icuuc")]),
@@ -36,7 +39,7 @@ let package = Package(
             exclude: ["libpng"]),
         .target(
             name: "TextKitLite",
-            dependencies: ["CHarfBuzz", "CFreetype", "CUnicode", "CPNG", .product(name: "DequeModule", package: "swift-collections")],
+            dependencies: ["CHarfBuzz", "CFreetype", "CFontconfig", "CUnicode", "CPNG", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The feed layer, built on the core (which never imports it): posts, cell spec,
         // precomputer, height cache, cell renderer.

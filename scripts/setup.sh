@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs what TextKitLite needs on Debian 12 when it is missing: HarfBuzz, FreeType, libpng and
 # ICU development files, pkg-config, the Unicode conformance files (unicode-data), GNU time
-# (peak memory of the bounded-memory check) and python3-jsonschema (the output schema check).
+# (peak memory of the bounded-memory check), python3-jsonschema (the output schema check) and
+# fontconfig's development files.
 # Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
 
-packages=(pkg-config libharfbuzz-dev libfreetype-dev libpng-dev libicu-dev unicode-data time python3-jsonschema)
+packages=(pkg-config libharfbuzz-dev libfreetype-dev libpng-dev libfontconfig-dev libicu-dev unicode-data time python3-jsonschema)
+# The tests' system fonts (fontconfig lookups, system fallback, CJK faces by language):
+# `scripts/setup.sh --test` installs them too.
+if [ "${1:-}" = "--test" ]; then packages+=(fonts-noto-cjk fonts-thai-tlwg); fi
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
-scripts/setup.sh
+scripts/setup.sh --test
 
 echo "== tests" >&2
 swift build --build-tests

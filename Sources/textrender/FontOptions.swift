@@ -1,12 +1,21 @@
 import ArgumentParser
+import Foundation
 import TextKitLite
 
 /// Font options shared by every subcommand that lays out text.
 struct FontOptions: ParsableArguments {
     @Option(name: .customLong("font"), help: ArgumentHelp(
-        "A font file for the fallback chain, in order (repeatable). PATH or PATH#INDEX for a face of a collection (.ttc).",
+        "A font file for the fallback chain, in order, before the bundled fonts (repeatable). PATH or PATH#INDEX for a face of a collection (.ttc).",
         valueName: "path[#index]"))
     var fonts: [String] = []
+
+    @Option(name: .customLong("font-family"), help: ArgumentHelp(
+        "An installed font family for the fallback chain, found through fontconfig, after the --font files and before the bundled fonts (repeatable). NAME or NAME:STYLE (\"Noto Serif CJK JP:Bold\"); `fc-list : family` lists them.",
+        valueName: "name[:style]"))
+    var families: [String] = []
+
+    @Flag(name: .customLong("no-fallback"), help: "Use only the --font and --font-family fonts: no bundled fonts behind them, and no installed fonts for characters they lack.")
+    var noFallback = false
 
     @Option(name: .customLong("font-size"), parsing: .unconditional, help: "Point size of the text.")
     var fontSize: Double = 17
@@ -15,6 +24,9 @@ struct FontOptions: ParsableArguments {
     var lineSpacing: Double = 0
 
     func validate() throws {
+        if noFallback, fonts.isEmpty, families.isEmpty {
+            throw ValidationError("--no-fallback needs --font or --font-family: there would be no font")
+        }
         guard fontSize.isFinite, fontSize > 0, fontSize <= TextStyle.maximumSize else {
             throw ValidationError("invalid --font-size \(fontSize): must be in (0, \(Int(TextStyle.maximumSize))] points")
         }
@@ -23,13 +35,28 @@ struct FontOptions: ParsableArguments {
         }
     }
 
-    /// The fallback chain: the --font files, or the bundled fonts.
+    /// The fallback chain: the --font files and the --font-family fonts, then (unless
+    /// --no-fallback) the bundled fonts, and installed fonts found through fontconfig for
+    /// characters none of them has.
     func chain() throws -> FontFallbackChain {
+        let given = try fonts + families.map(Self.installedFace)
         do {
-            return fonts.isEmpty ? try BundledFonts.chain() : try FontFallbackChain.load(specs: fonts)
+            if noFallback { return try FontFallbackChain.load(specs: given) }
+            return try BundledFonts.chain(after: given).withSystemFallback()
         } catch {
             throw CLIError(error.description)
         }
+    }
+
+    /// The font specification of an installed family "NAME" or "NAME:STYLE".
+    private static func installedFace(_ family: String) throws -> String {
+        let parts = family.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let name = parts.first, !name.isEmpty else { throw CLIError("invalid --font-family \"\(family)\": expected NAME or NAME:STYLE") }
+        let style = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
+        guard let face = SystemFonts.face(family: name, style: style) else {
+            throw CLIError("no installed font family \"\(name)\" (--font-family; `fc-list : family` lists the installed families)")
+        }
+        return face.spec
     }
 }
 

@@ -50,15 +50,19 @@ public enum BundledFonts {
     /// The path of a bundled font file.
     public static func path(_ file: String) -> String { (directory as NSString).appendingPathComponent(file) }
 
+    /// The bundled fonts' specifications, in chain order.
+    public static var specs: [String] { [path(sans), path(sansBold), path(cjk), path(emoji)] }
+
     /// The default fallback chain: sans (with Arabic and Hebrew, and its bold face for bold
-    /// runs), CJK, emoji.
+    /// runs), CJK, emoji; after the fonts of `specs` ("PATH" or "PATH#INDEX") when given.
     ///
-    /// - Throws: `FontError` naming the missing or broken file; a missing one with
+    /// - Throws: `FontError` naming the missing or broken file; a missing bundled one with
     ///   `.bundledFontNotFound`, whose message names `TEXTKITLITE_FONTS`.
-    public static func chain() throws(FontError) -> FontFallbackChain {
+    public static func chain(after specs: [String] = []) throws(FontError) -> FontFallbackChain {
+        let bundled = Self.specs
         do {
-            return try FontFallbackChain.load(specs: [path(sans), path(sansBold), path(cjk), path(emoji)])
-        } catch where error.reason == .notFound {
+            return try FontFallbackChain.load(specs: specs + bundled)
+        } catch where error.reason == .notFound && bundled.contains(error.path) {
             throw FontError(path: error.path, reason: .bundledFontNotFound)
         }
     }

@@ -2,7 +2,8 @@ import Foundation
 
 /// An ordered list of fonts: each grapheme cluster is drawn with the first font that
 /// covers it (emoji presentation sequences prefer color fonts); a cluster no font covers
-/// is drawn with the primary font's .notdef glyph.
+/// is drawn with an installed font that has it when the chain falls back to the system's
+/// fonts (`withSystemFallback()`), else with the primary font's .notdef glyph.
 public struct FontFallbackChain: Sendable, Hashable {
     /// The fonts, primary first. Never empty.
     public let fonts: [Font]
@@ -10,8 +11,15 @@ public struct FontFallbackChain: Sendable, Hashable {
     /// coverage, only to draw a bold or italic style with a real face instead of a
     /// synthesized one.
     public let styleFaces: [Font]
-    /// What one-scalar clusters resolved to (no bearing on equality: a function of `fonts`).
+    /// What one-scalar clusters resolved to (no bearing on equality: a function of `fonts`
+    /// and `system`).
     private let memo = FallbackMemo()
+    /// Installed fonts found for what `fonts` do not cover; nil when not looked for.
+    private let system: SystemFallback?
+
+    /// True when clusters no font of the chain covers are looked for among the machine's
+    /// installed fonts (through fontconfig).
+    public var usesSystemFallback: Bool { system != nil }
 
     /// The first font: its metrics size empty lines and its .notdef stands for
     /// uncovered characters.
@@ -20,7 +28,10 @@ public struct FontFallbackChain: Sendable, Hashable {
     /// A chain of a primary font and its fallbacks, in order. A fallback of a family already
     /// in the chain but of another weight or slant (DejaVu Sans Bold after DejaVu Sans) is a
     /// style face: it draws bold or italic runs of that family, and covers nothing.
-    public init(primary: Font, fallbacks: [Font] = []) {
+    ///
+    /// - Parameter systemFallback: look for clusters no font covers among the installed
+    ///   fonts (through fontconfig). Which fonts that finds depends on the machine.
+    public init(primary: Font, fallbacks: [Font] = [], systemFallback: Bool = false) {
         var fonts = [primary], styleFaces: [Font] = []
         for font in fallbacks where !fonts.contains(font) && !styleFaces.contains(font) {
             if fonts.contains(where: { Self.sameFamily($0, font) && ($0.isBold != font.isBold || $0.isItalic != font.isItalic) }) {
@@ -31,6 +42,31 @@ public struct FontFallbackChain: Sendable, Hashable {
         }
         self.fonts = fonts
         self.styleFaces = styleFaces
+        system = systemFallback ? SystemFallback(excluding: fonts + styleFaces) : nil
+    }
+
+    /// This chain, falling back to the machine's installed fonts for what it does not cover.
+    /// The same chain each time for the same fonts (one system fallback per process and
+    /// list of fonts, as caches keyed by chain expect).
+    public func withSystemFallback() -> FontFallbackChain {
+        if usesSystemFallback { return self }
+        return Self.systemFallbackChains.withLock { chains in
+            if let chain = chains[self] { return chain }
+            let chain = FontFallbackChain(primary: primary, fallbacks: Array(fonts.dropFirst()) + styleFaces, systemFallback: true)
+            chains[self] = chain
+            return chain
+        }
+    }
+
+    /// `withSystemFallback()`'s chains, by the chain asked (a handful per process).
+    private static let systemFallbackChains = Locked<[FontFallbackChain: FontFallbackChain]>([:])
+
+    /// fontconfig lookups the system fallback made (for tests).
+    var systemLookups: Int { system?.lookupCount ?? 0 }
+
+    /// The font at an index `resolve` gave: the chain's, then the installed ones found.
+    func font(at index: Int) -> Font {
+        index < fonts.count ? fonts[index] : system!.font(at: index - fonts.count)
     }
 
     private static func sameFamily(_ a: Font, _ b: Font) -> Bool {
@@ -153,16 +189,20 @@ public struct FontFallbackChain: Sendable, Hashable {
            let index = fonts.indices.first(where: { fonts[$0].isColor && Self.covers(fonts[$0], cluster) }) {
             return index
         }
-        return fonts.indices.first(where: { Self.covers(fonts[$0], cluster) })
+        if let index = fonts.indices.first(where: { Self.covers(fonts[$0], cluster) }) { return index }
+        return system?.index(for: cluster, emoji: UnicodeProperties.isEmojiPresentation(cluster)).map { fonts.count + $0 }
     }
 
+    /// Chains are equal when their fonts are and they share their system fallback (its
+    /// found fonts are numbered in the order it found them).
     public static func == (a: FontFallbackChain, b: FontFallbackChain) -> Bool {
-        a.fonts == b.fonts && a.styleFaces == b.styleFaces
+        a.fonts == b.fonts && a.styleFaces == b.styleFaces && a.system === b.system
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fonts)
         hasher.combine(styleFaces)
+        hasher.combine(system.map(ObjectIdentifier.init))
     }
 
     private static func covers(_ font: Font, _ cluster: UnsafeBufferPointer<UInt32>) -> Bool {

@@ -150,6 +150,13 @@ extension TextStyle {
     /// The largest accepted point size.
     public static let maximumSize = 100_000.0
 
+    func validate(fonts: FontFallbackChain) throws(LayoutError) {
+        try validate()
+        if case .family(let name) = font, fonts.preferredFont(for: self) == nil {
+            throw .invalidOption(name: "font family", value: "\"\(name)\"", reason: "no font of the chain and no installed font (fontconfig) has this family")
+        }
+    }
+
     func validate() throws(LayoutError) {
         guard size.isFinite, size > 0, size <= Self.maximumSize else {
             throw .invalidOption(name: "font size", value: "\(size)", reason: "must be in (0, \(Int(Self.maximumSize))] points")

@@ -58,7 +58,7 @@ public final class TextEngine: Sendable {
     ///
     /// - Throws: `LayoutError` for a style with an invalid point size.
     public func shape(_ text: AttributedText, direction: ParagraphDirection = .auto) throws(LayoutError) -> ShapedText {
-        try Self.validateStyles(of: text)
+        try validateStyles(of: text)
         return ShapedText(text: text, direction: direction, fonts: fonts, cache: shapeCache)
     }
 
@@ -67,8 +67,8 @@ public final class TextEngine: Sendable {
     /// - Throws: `LayoutError` naming the first invalid option or style value (anywhere in
     ///   the text, also past the lines a line limit shows, as `measure` and `shape` do).
     public func layout(_ text: AttributedText, options: LayoutOptions = LayoutOptions()) throws(LayoutError) -> TextLayout {
-        try Self.validate(options)
-        try Self.validateStyles(of: text)
+        try validate(options)
+        try validateStyles(of: text)
         if let prefix = Self.linePrefix(text, options: options) {
             let partial = layoutValid(prefix, options: options)
             if partial.isTruncated { return partial.replacingText(with: text) }
@@ -89,8 +89,8 @@ public final class TextEngine: Sendable {
     ///
     /// - Throws: `LayoutError` naming the first invalid option or style value.
     public func measure(_ text: AttributedText, options: LayoutOptions) throws(LayoutError) -> TextMeasurement {
-        try Self.validate(options)
-        try Self.validateStyles(of: text)
+        try validate(options)
+        try validateStyles(of: text)
         return measureValid(text, options: options)
     }
 
@@ -144,20 +144,21 @@ public final class TextEngine: Sendable {
     ///
     /// - Complexity: O(n) in the shaped pieces, plus the token.
     public func layout(_ shaped: ShapedText, options: LayoutOptions) throws(LayoutError) -> TextLayout {
-        try Self.validate(options)
+        try validate(options)
         return LayoutBuilder(shaped: shaped, options: options, engine: self).build()
     }
 
     /// Checks the options and the styles of their truncation token's runs.
-    private static func validate(_ options: LayoutOptions) throws(LayoutError) {
+    private func validate(_ options: LayoutOptions) throws(LayoutError) {
         try options.validate()
         if let token = options.truncationToken { try validateStyles(of: token) }
     }
 
-    /// Checks every style of a text (point sizes, letter spacing) and its attachments' sizes.
-    private static func validateStyles(of text: AttributedText) throws(LayoutError) {
-        for run in text.runs { try run.style.validate() }
-        try text.baseStyle.validate()
+    /// Checks every style of a text (point sizes, letter spacing, font families) and its
+    /// attachments' sizes.
+    private func validateStyles(of text: AttributedText) throws(LayoutError) {
+        for run in text.runs { try run.style.validate(fonts: fonts) }
+        try text.baseStyle.validate(fonts: fonts)
         for attachment in text.attachments { try attachment.attachment.validate() }
     }
 }

@@ -216,7 +216,7 @@ struct Itemizer {
                 guard sink.take(attachmentPiece(item, base: base, cutter: &cutter)) else { return }
                 continue
             }
-            var font = item.font >= 0 ? chain.fonts[item.font] : preferredFonts[Int(item.style)]!
+            var font = item.font >= 0 ? chain.font(at: item.font) : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
             let size = text.runs[Int(item.style)].style.size, language = text.runs[Int(item.style)].style.language
             var spacing = ShapedPiece.Spacing.none

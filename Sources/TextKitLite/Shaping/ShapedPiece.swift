@@ -154,7 +154,7 @@ struct ShapedPiece: Sendable {
     ///
     /// - Precondition: the piece is text, not an attachment.
     func font(in chain: FontFallbackChain) -> Font {
-        word?.font ?? chain.fonts[Int(fontIndex)]
+        word?.font ?? chain.font(at: Int(fontIndex))
     }
 
     /// True when both pieces were shaped with the same font (of `chain`).

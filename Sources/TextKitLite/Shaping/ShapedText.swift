@@ -35,11 +35,12 @@ public struct ShapedText: Sendable {
 }
 
 extension FontFallbackChain {
-    /// The font a style asks for before the chain, if any.
+    /// The font a style asks for before the chain, if any: its own, or the first of the
+    /// chain with its family, else the installed font of that family (fontconfig).
     func preferredFont(for style: TextStyle) -> Font? {
         switch style.font {
         case .chain: nil
-        case .family(let name): font(family: name)
+        case .family(let name): font(family: name) ?? SystemFonts.font(family: name)
         case .font(let font): font
         }
     }
