@@ -198,3 +198,13 @@ struct FontSynthesis: Hashable, Sendable {
     /// Oblique shear (x += slant × y), FreeType's `FT_GlyphSlot_Oblique` angle (~12°).
     static let slant = 0.2
 }
+
+extension Font {
+    /// The family names of every face of a font file, in face order, without loading the
+    /// faces (a CJK collection holds five faces of about 20 MB each); empty when the file
+    /// cannot be read.
+    static func familyNames(ofFacesIn path: String) -> [String] {
+        guard let data = try? FontData(path: path) else { return [] }
+        return (0..<HarfBuzzFont.faceCount(data)).map { HarfBuzzFont(data: data, faceIndex: $0)?.names().family ?? "" }
+    }
+}

@@ -16,6 +16,9 @@ public struct FontFallbackChain: Sendable, Hashable {
     private let memo = FallbackMemo()
     /// Installed fonts found for what `fonts` do not cover; nil when not looked for.
     private let system: SystemFallback?
+    /// Regional faces of the chain's CJK fonts, found for languages (a function of `fonts`
+    /// and `system`).
+    private let languageFaces = LanguageFaces()
 
     /// True when clusters no font of the chain covers are looked for among the machine's
     /// installed fonts (through fontconfig).
@@ -91,6 +94,27 @@ public struct FontFallbackChain: Sendable, Hashable {
         let synthesis = FontSynthesis(emboldened: style.weight == .bold && !face.isBold,
                                       slanted: style.isItalic && !face.isItalic && !face.isColor)
         return face.variant(synthesis, features: style.features)
+    }
+
+    /// The face of `font`'s family for the CJK region of a language (Noto Sans CJK JP for
+    /// Japanese text that resolved to Noto Sans CJK SC) when it covers `units`: from the
+    /// chain, from the font's collection file, else from the installed fonts when the chain
+    /// falls back to them; `font` itself when it is no CJK font or no such face is found.
+    func font(_ font: Font, for region: CJKRegion, covering units: UnsafeBufferPointer<UInt16>) -> Font {
+        guard let face = languageFaces.face(for: font, region: region, chain: fonts + styleFaces, system: usesSystemFallback),
+              Self.covers(face, units) else { return font }
+        return face
+    }
+
+    /// The chain's font for a mark Latin shares with Chinese and Japanese, inside Chinese or
+    /// Japanese text (`CJKPunctuation.isSharedWithLatin`): the font Han characters take
+    /// (an index as `resolve` gives, nil for `preferred`) when it has the mark, else the
+    /// mark's own resolution.
+    func resolve(cjkPunctuation scalar: UInt32, preferred: Font?) -> Int? {
+        let han = resolve(scalar: 0x6C38, preferred: preferred)  // 永
+        let hanFont = han.map { font(at: $0) } ?? preferred
+        if let hanFont, hanFont.harfBuzz.glyph(for: scalar) != nil { return han }
+        return resolve(scalar: scalar, preferred: preferred)
     }
 
     /// True when `font` maps every scalar of `units` that needs a glyph (as for a cluster).

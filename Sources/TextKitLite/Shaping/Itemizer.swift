@@ -24,6 +24,9 @@ struct TextItem {
     var font: Int
     /// Index of the text's attachment the item stands for (its one cluster), or -1 for text.
     var attachment: Int32 = -1
+    /// A full-width punctuation mark of its own that loses its blank half
+    /// (`CJKPunctuation.squeezed`): shaped with the font's half-width forms.
+    var squeezed = false
 }
 
 /// Splits a paragraph into items (runs of one style, script, bidi level and resolved font),
@@ -37,6 +40,9 @@ struct Itemizer {
     /// Per style: it asks for a weight, slant, features or letter spacing (a font variant).
     /// Empty when no style does (the usual case).
     let styledRuns: [Bool]
+    /// Per style: the CJK region its language asks for (regional faces of CJK fonts).
+    /// Empty when no style has such a language (the usual case).
+    let regions: [CJKRegion?]
     let chain: FontFallbackChain
     let paragraphLevel: UInt8?
     let cache: ShapeCache
@@ -48,6 +54,8 @@ struct Itemizer {
         // Empty when no style asks for a font of its own (the usual case): nothing to keep.
         preferredFonts = text.runs.allSatisfy { $0.style.font == .chain } ? [] : text.runs.map { fonts.preferredFont(for: $0.style) }
         styledRuns = text.runs.allSatisfy { !$0.style.changesGlyphs } ? [] : text.runs.map(\.style.changesGlyphs)
+        let regions = text.runs.map { $0.style.language.flatMap(CJKRegion.init(language:)) }
+        self.regions = regions.allSatisfy { $0 == nil } ? [] : regions
         chain = fonts
         paragraphLevel = direction.level
         self.cache = cache
@@ -116,14 +124,17 @@ struct Itemizer {
         let locale = breakLocale(hasHanOrKana: scan.hasHanOrKana, style: text.runs.isEmpty ? nil : text.runs[Int(firstStyle)].style)
         var cutter = WordCutter(breaks: UnicodeProperties.lineBreaks(original, locale: locale), length: length)
         sink.beginParagraph(paragraph, level: resolvedLevel, graphemes: graphemes.offset(by: Int32(base)))
-        let items = itemize(original, base: base, levels: levels, resolvedLevel: resolvedLevel, graphemes: graphemes, cutter: &cutter)
+        let items = itemize(original, base: base, levels: levels, resolvedLevel: resolvedLevel, graphemes: graphemes,
+                            chineseOrJapanese: locale == "zh" || locale == "ja", cutter: &cutter)
         shape(items, shaping: shaping, base: base, cutter: &cutter, into: &sink)
     }
 
     /// Resolves script and font per grapheme cluster, and cuts items where anything changes
-    /// (and around each attachment); tells `cutter` every cluster.
+    /// (and around each attachment); tells `cutter` every cluster. In Chinese or Japanese
+    /// text (as ICU breaks it), marks shared with Latin take the CJK font and adjacent
+    /// full-width marks are squeezed (`CJKPunctuation`).
     private func itemize(_ original: UnsafeBufferPointer<UInt16>, base: Int, levels: [UInt8], resolvedLevel: UInt8,
-                         graphemes: GraphemeBoundaries, cutter: inout WordCutter) -> [TextItem] {
+                         graphemes: GraphemeBoundaries, chineseOrJapanese: Bool, cutter: inout WordCutter) -> [TextItem] {
         var items: [TextItem] = []
         items.reserveCapacity(8)  // most paragraphs have a few items: no regrowth
         var runIndex = text.runIndex(at: base) ?? 0
@@ -137,6 +148,9 @@ struct Itemizer {
         let hasAttachments = !text.attachments.isEmpty
         var runEnd = runCount == 0 ? Int.max : text.runs[runIndex].range.upperBound
         var preferred = preferredFonts.isEmpty ? nil : preferredFonts[runIndex]
+        // The last cluster when it was a full-width mark, and the marks to squeeze.
+        var previousMark: (kind: CJKPunctuation.Kind, start: Int, font: Int, style: Int)?
+        var squeezedMarks: [Int] = []
         for boundary in graphemes {
             let clusterEnd = Int(boundary)
             while runIndex + 1 < runCount, runEnd <= base + clusterStart {
@@ -160,7 +174,9 @@ struct Itemizer {
             let first = nextScalar()
             let resolved: Int?
             if i == clusterEnd {
-                resolved = chain.resolve(scalar: first, preferred: preferred)
+                resolved = chineseOrJapanese && CJKPunctuation.isSharedWithLatin(first)
+                    ? chain.resolve(cjkPunctuation: first, preferred: preferred)
+                    : chain.resolve(scalar: first, preferred: preferred)
             } else {
                 scalars.removeAll(keepingCapacity: true)
                 scalars.append(first)
@@ -168,6 +184,17 @@ struct Itemizer {
                 resolved = scalars.withUnsafeBufferPointer { chain.resolve(cluster: $0, preferred: preferred) }
             }
             let font = resolved ?? -1
+            if chineseOrJapanese {
+                let kind = i == clusterStart + 1 ? CJKPunctuation.kind(original[clusterStart]) : nil
+                if let kind, let previous = previousMark, previous.start + 1 == clusterStart, previous.font == font, previous.style == runIndex {
+                    switch CJKPunctuation.squeezed(previous.kind, kind) {
+                    case .first: squeezedMarks.append(previous.start)
+                    case .second: squeezedMarks.append(clusterStart)
+                    case nil: break
+                    }
+                }
+                previousMark = kind.map { ($0, clusterStart, font, runIndex) }
+            }
             if script.isNeutral {
                 script = lastScript
             } else if lastScript.isNeutral {
@@ -201,7 +228,34 @@ struct Itemizer {
             clusterStart = clusterEnd
         }
 
-        return items
+        return squeezedMarks.isEmpty ? items : Self.splitting(items, squeezing: squeezedMarks)
+    }
+
+    /// `items` with each mark at `marks` (ascending cluster starts, one unit each) an item
+    /// of its own, `squeezed`.
+    private static func splitting(_ items: [TextItem], squeezing marks: [Int]) -> [TextItem] {
+        var result: [TextItem] = []
+        result.reserveCapacity(items.count + 2 * marks.count)
+        var next = 0
+        for item in items {
+            var rest = item
+            while next < marks.count, marks[next] < item.end {
+                let mark = marks[next]
+                next += 1
+                guard mark >= rest.start else { continue }
+                if mark > rest.start {
+                    var before = rest
+                    before.end = mark
+                    result.append(before)
+                }
+                var squeezed = rest
+                (squeezed.start, squeezed.end, squeezed.squeezed) = (mark, mark + 1, true)
+                result.append(squeezed)
+                rest.start = mark + 1
+            }
+            if rest.start < rest.end { result.append(rest) }
+        }
+        return result
     }
 
     /// Cuts items into words and hands `sink` each word's piece (from the word source),
@@ -219,8 +273,12 @@ struct Itemizer {
             var font = item.font >= 0 ? chain.font(at: item.font) : preferredFonts[Int(item.style)]!
             // Read once per item: each read of a style copies it (and retains its strings).
             let size = text.runs[Int(item.style)].style.size, language = text.runs[Int(item.style)].style.language
+            if !regions.isEmpty, let region = regions[Int(item.style)] {
+                let face = chain.font(font, for: region, covering: UnsafeBufferPointer(rebasing: shaping[item.start..<item.end]))
+                if face !== font { (font, item.font) = (face, -1) }  // not a chain font: the pieces' words hold it
+            }
             var spacing = ShapedPiece.Spacing.none
-            if !styledRuns.isEmpty, styledRuns[Int(item.style)] {
+            if item.squeezed || (!styledRuns.isEmpty && styledRuns[Int(item.style)]) {
                 (font, spacing) = styled(&item, font: font, units: UnsafeBufferPointer(rebasing: shaping[item.start..<item.end]))
             }
             words.begin(item, font: font, language: language)
@@ -237,7 +295,8 @@ struct Itemizer {
     }
 
     /// The font and letter spacing of an item whose style asks for a weight, slant, features
-    /// or letter spacing; the item's font index becomes -1 when the font is not the chain's.
+    /// or letter spacing, or of a squeezed mark (half-width forms); the item's font index
+    /// becomes -1 when the font is not the chain's.
     @inline(never)
     private func styled(_ item: inout TextItem, font: Font, units: UnsafeBufferPointer<UInt16>) -> (Font, ShapedPiece.Spacing) {
         var style = text.runs[Int(item.style)].style
@@ -247,6 +306,7 @@ struct Itemizer {
             // Optional ligatures would hide the spacing inside them (CSS Text 3, § 8.2).
             if !item.script.isCursive { style.features += Self.noOptionalLigatures }
         }
+        if item.squeezed { style.features.append(CJKPunctuation.halfWidth) }
         let styled = chain.font(font, for: style, covering: units)
         if styled !== font { item.font = -1 }  // not a chain font: the pieces' words hold it
         return (styled, spacing)

@@ -1,0 +1,55 @@
+/// Punctuation rules of Chinese and Japanese text (CLREQ, JLREQ) that choose fonts and
+/// glyph widths: which marks shared with Latin take a CJK font's full-width forms, and
+/// which adjacent full-width marks are squeezed.
+enum CJKPunctuation {
+    /// Marks Latin text shares with Chinese and Japanese (“ ” ‘ ’ … · —): inside Chinese or
+    /// Japanese text they take the CJK font's full-width forms, as CLREQ § 3.1 shows them,
+    /// not a Latin font's narrow ones.
+    static func isSharedWithLatin(_ scalar: UInt32) -> Bool {
+        switch scalar {
+        case 0x2018, 0x2019, 0x201C, 0x201D, 0x2026, 0x00B7, 0x2014: true
+        default: false
+        }
+    }
+
+    /// Where a full-width mark's blank half lies.
+    enum Kind {
+        /// Blank on the left: 「 （ 《 “.
+        case opening
+        /// Blank on the right: 」 ） 》 ”, and the stops 、 。 ， ．.
+        case closing
+    }
+
+    /// The kind of a full-width mark, nil for anything else (colons, question and
+    /// exclamation marks are left alone: their glyphs sit centred in some locales).
+    static func kind(_ unit: UInt16) -> Kind? {
+        switch unit {
+        case 0x2018, 0x201C, 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0x301D,
+             0xFF08, 0xFF3B, 0xFF5B, 0xFF5F:
+            .opening
+        case 0x2019, 0x201D, 0x3001, 0x3002, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0x3019,
+             0x301B, 0x301E, 0x301F, 0xFF09, 0xFF0C, 0xFF0E, 0xFF3D, 0xFF5D, 0xFF60:
+            .closing
+        default:
+            nil
+        }
+    }
+
+    /// Which of two adjacent full-width marks loses its blank half, so that one half-em
+    /// stays between them instead of a full em (CLREQ § 3.1.6, JLREQ 3.1.4): the first
+    /// when its blank is on the right (“）《” → the parenthesis), else the second when its
+    /// blank is on the left (“（《” → the angle bracket); none for “（）”.
+    static func squeezed(_ first: Kind, _ second: Kind) -> SqueezedMark? {
+        switch (first, second) {
+        case (.closing, _): .first
+        case (.opening, .opening): .second
+        case (.opening, .closing): nil
+        }
+    }
+
+    enum SqueezedMark { case first, second }
+
+    /// The OpenType feature that gives a full-width mark its half-width form and position
+    /// ("Alternate Half Widths").
+    static let halfWidth = FontFeature(tag: "halt")!
+}
