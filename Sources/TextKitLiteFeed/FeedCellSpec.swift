@@ -117,14 +117,19 @@ struct FeedCellSpec: Sendable {
 
     private static let placeholder = AttributedText("")
 
-    /// A field's string styled: mentions, topics, hashtags and URLs highlighted in the body
-    /// and the quote.
-    func attributedText(_ field: Field, _ string: String) -> AttributedText {
+    /// A field's string styled, in the post's language: mentions, topics, hashtags and URLs
+    /// highlighted in the body and the quote. The footer is the cell style's own.
+    func attributedText(_ field: Field, _ string: String, language: String?) -> AttributedText {
+        func styled(_ style: TextStyle) -> TextStyle {
+            var style = style
+            style.language = language
+            return style
+        }
         switch field {
-        case .author: AttributedText(string.isEmpty ? "—" : string, style: authorStyle)
-        case .body: richText(string, style: body.plain)
-        case .quote: richText(string, style: quote.plain)
-        case .footer: footer
+        case .author: return AttributedText(string.isEmpty ? "—" : string, style: styled(authorStyle))
+        case .body: return richText(string, style: styled(body.plain))
+        case .quote: return richText(string, style: styled(quote.plain))
+        case .footer: return footer
         }
     }
 

@@ -16,7 +16,8 @@ public struct FeedLineError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// Parses one JSON Lines record into a `FeedPost`: `id` (string or integer), `author`,
-/// `text` (required), optional `quote` and `images` (a count from 0 to 100).
+/// `text` (required), optional `quote`, `images` (a count from 0 to 100) and `lang` (a BCP 47
+/// language tag: "ja", "zh-Hant").
 public enum FeedLineParser {
     /// Longest accepted line, in bytes (a post is small; this bounds memory on bad input).
     public static let maximumLineBytes = 1 << 20
@@ -43,8 +44,11 @@ public enum FeedLineParser {
         guard (0...maximumImages).contains(record.images ?? 0) else {
             throw FeedLineError(line: line, reason: "\"images\" must be an integer from 0 to \(maximumImages), got \(record.images ?? 0)")
         }
+        if let language = record.lang, !TextStyle.isWellFormedLanguage(language) {
+            throw FeedLineError(line: line, reason: "\"lang\" must be a BCP 47 language tag such as \"ja\" or \"zh-Hant\", got \(describe(language))")
+        }
         var post = FeedPost(id: record.id, author: record.author ?? "", text: record.text, quote: record.quote,
-                            images: record.images ?? 0)
+                            images: record.images ?? 0, language: record.lang)
         post.idIsInteger = record.idIsInteger
         return post
     }
@@ -57,8 +61,9 @@ public enum FeedLineParser {
         var text: String
         var quote: String?
         var images: Int?
+        var lang: String?
 
-        enum CodingKeys: String, CodingKey { case id, author, text, quote, images }
+        enum CodingKeys: String, CodingKey { case id, author, text, quote, images, lang }
 
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -72,11 +77,12 @@ public enum FeedLineParser {
             author = try container.decodeIfPresent(String.self, forKey: .author)
             quote = try container.decodeIfPresent(String.self, forKey: .quote)
             images = try container.decodeIfPresent(Int.self, forKey: .images)
+            lang = try container.decodeIfPresent(String.self, forKey: .lang)
         }
     }
 
     /// What is wrong with a line the decoder refused, in words and with the value: the
-    /// syntax error, or the first field (in the order id, text, author, quote, images)
+    /// syntax error, or the first field (in the order id, text, author, quote, lang, images)
     /// that is missing or of the wrong type. Runs on bad lines only.
     private static func diagnose(_ data: Data) -> String {
         let object: Any
@@ -97,7 +103,7 @@ public enum FeedLineParser {
             if Int64(text) == nil { return "\"id\" must be a string or an integer, got \(text)" }
         }
         guard let text = fields["text"] else { return "missing \"text\"" }
-        for (key, value): (String, Any?) in [("text", text), ("author", present("author")), ("quote", present("quote"))] {
+        for (key, value): (String, Any?) in [("text", text), ("author", present("author")), ("quote", present("quote")), ("lang", present("lang"))] {
             if let value, !(value is String) { return "\"\(key)\" must be a string, got \(describe(value))" }
         }
         if let images = present("images") {

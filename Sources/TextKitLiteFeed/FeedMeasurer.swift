@@ -47,7 +47,9 @@ public struct FeedMeasurer: Sendable {
             let cell = try precomputer.measure(post, width: width)
             (measured, height, truncated) = (cell.text("body"), cell.height, cell.isTruncated)
         case .text:
-            let text = try precomputer.engine.measure(precomputer.emoticons.attributed(AttributedText(post.text, style: textStyle)), options: textOptions)
+            var style = textStyle
+            style.language = post.language
+            let text = try precomputer.engine.measure(precomputer.emoticons.attributed(AttributedText(post.text, style: style)), options: textOptions)
             (measured, height, truncated) = (text, text.height, text.isTruncated)
         }
         return Record(id: post.jsonID, height: height, lines: measured?.lineCount ?? 0,

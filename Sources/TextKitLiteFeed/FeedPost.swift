@@ -7,28 +7,32 @@ public struct FeedPost: Sendable, Hashable, Codable {
     public var id: String
     /// The id was a JSON integer: outputs write it back as one (`{"id": 7}` stays `7`).
     public var idIsInteger = false
-    public var author: String { didSet { contentHash = Self.contentHash(author, text, quote, images) } }
-    public var text: String { didSet { contentHash = Self.contentHash(author, text, quote, images) } }
+    public var author: String { didSet { contentHash = Self.contentHash(author, text, quote, images, language) } }
+    public var text: String { didSet { contentHash = Self.contentHash(author, text, quote, images, language) } }
     /// The text of a reposted post, shown in a nested box.
-    public var quote: String? { didSet { contentHash = Self.contentHash(author, text, quote, images) } }
+    public var quote: String? { didSet { contentHash = Self.contentHash(author, text, quote, images, language) } }
     /// Number of attached images, drawn as placeholder boxes in a grid.
-    public var images: Int { didSet { contentHash = Self.contentHash(author, text, quote, images) } }
+    public var images: Int { didSet { contentHash = Self.contentHash(author, text, quote, images, language) } }
+    /// The language of the post's texts (BCP 47, "ja", "zh-Hant"): language-specific glyphs,
+    /// line breaking and the regional face of CJK fonts. JSON key `lang`.
+    public var language: String? { didSet { contentHash = Self.contentHash(author, text, quote, images, language) } }
 
     /// A hash of everything the post draws, kept up to date when a field changes, so that a
     /// height-cache lookup does not read the whole post again (a hit still compares it all).
     /// Seeded per process, as `Hasher` is: no post can be made to collide with another.
     private(set) var contentHash: Int
 
-    public init(id: String, author: String, text: String, quote: String? = nil, images: Int = 0) {
+    public init(id: String, author: String, text: String, quote: String? = nil, images: Int = 0, language: String? = nil) {
         self.id = id
         self.author = author
         self.text = text
         self.quote = quote
         self.images = images
-        contentHash = Self.contentHash(author, text, quote, images)
+        self.language = language
+        contentHash = Self.contentHash(author, text, quote, images, language)
     }
 
-    private enum CodingKeys: String, CodingKey { case id, author, text, quote, images }
+    private enum CodingKeys: String, CodingKey { case id, author, text, quote, images, lang }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -37,7 +41,8 @@ public struct FeedPost: Sendable, Hashable, Codable {
                   author: try container.decode(String.self, forKey: .author),
                   text: try container.decode(String.self, forKey: .text),
                   quote: try container.decodeIfPresent(String.self, forKey: .quote),
-                  images: try container.decode(Int.self, forKey: .images))
+                  images: try container.decode(Int.self, forKey: .images),
+                  language: try container.decodeIfPresent(String.self, forKey: .lang))
         idIsInteger = integer != nil
     }
 
@@ -48,6 +53,7 @@ public struct FeedPost: Sendable, Hashable, Codable {
         try container.encode(text, forKey: .text)
         try container.encodeIfPresent(quote, forKey: .quote)
         try container.encode(images, forKey: .images)
+        try container.encodeIfPresent(language, forKey: .lang)
     }
 
     /// The id as the JSON it came as: an integer when `idIsInteger`, else a string.
@@ -104,16 +110,18 @@ extension FeedPost {
     func hasSameContent(as other: FeedPost) -> Bool {
         images == other.images && author.hasSameUTF8(as: other.author) && text.hasSameUTF8(as: other.text)
             && (quote ?? "\u{0}").hasSameUTF8(as: other.quote ?? "\u{0}") && (quote == nil) == (other.quote == nil)
+            && language == other.language
     }
 
     /// A hash of what `hasSameContent` compares.
-    fileprivate static func contentHash(_ author: String, _ text: String, _ quote: String?, _ images: Int) -> Int {
+    fileprivate static func contentHash(_ author: String, _ text: String, _ quote: String?, _ images: Int, _ language: String?) -> Int {
         var hasher = Hasher()
         author.hashUTF8(into: &hasher)
         text.hashUTF8(into: &hasher)
         (quote ?? "").hashUTF8(into: &hasher)
         hasher.combine(quote == nil)
         hasher.combine(images)
+        hasher.combine(language)
         return hasher.finalize()
     }
 }

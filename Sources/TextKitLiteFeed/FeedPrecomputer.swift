@@ -44,23 +44,27 @@ public final class FeedPrecomputer: Sendable {
     struct FieldKey: Hashable, Sendable {
         let field: Field
         let text: String
+        /// The post's language (the footer has none).
+        let language: String?
         /// The width measured at; 0 for a shaped text (any width).
         let width: Double
         private let hash: Int
 
-        init(field: Field, text: String, width: Double = 0) {
+        init(field: Field, text: String, language: String?, width: Double = 0) {
             self.field = field
             self.text = text
+            self.language = field == .footer ? nil : language
             self.width = width
             var hasher = Hasher()
             hasher.combine(field)
             hasher.combine(width)
+            hasher.combine(self.language)
             text.hashUTF8(into: &hasher)
             hash = hasher.finalize()
         }
 
         static func == (a: FieldKey, b: FieldKey) -> Bool {
-            a.hash == b.hash && a.field == b.field && a.width == b.width && a.text.hasSameUTF8(as: b.text)
+            a.hash == b.hash && a.field == b.field && a.width == b.width && a.language == b.language && a.text.hasSameUTF8(as: b.text)
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
@@ -161,19 +165,19 @@ public final class FeedPrecomputer: Sendable {
             if let count = options.truncationToken?.utf16Count {
                 options.truncationToken?.setHighlights([TextHighlight(kind: .expand, value: post.id, range: 0..<count)])
             }
-            return .text(id: field.rawValue, text: shaped(field, field.string(of: post)), options: options)
+            return .text(id: field.rawValue, text: shaped(field, field.string(of: post), language: post.language), options: options)
         }
     }
 
     /// The shaped text of one field's string, from the cache when that string was seen
     /// before in that field; the attributed text is made from the string only on a miss (a
     /// relayout at a new width neither highlights nor shapes again).
-    private func shaped(_ field: Field, _ string: String) -> ShapedText {
-        let key = FieldKey(field: field, text: string)
+    private func shaped(_ field: Field, _ string: String, language: String?) -> ShapedText {
+        let key = FieldKey(field: field, text: string, language: language)
         // The footer is the same for every post: not counted.
         if let cached = shapedCache.value(for: key, record: field != .footer) { return cached }
         // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
-        let shaped = (try? engine.shape(cell.attributedText(field, string))) ?? (try! engine.shape(""))
+        let shaped = (try? engine.shape(cell.attributedText(field, string, language: language))) ?? (try! engine.shape(""))
         shapedCache.insert(shaped, for: key, cost: 512 + shaped.glyphCount * 24)
         return shaped
     }
@@ -184,10 +188,11 @@ public final class FeedPrecomputer: Sendable {
     fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions) -> TextMeasurement {
         let string = field.string(of: post)
         // The style was checked at init (`styleError`), the width by `cacheKey`.
-        guard field != .body else { return engine.measureValid(cell.attributedText(field, string), options: options) }
-        let key = FieldKey(field: field, text: string, width: options.width)
+        func text() -> AttributedText { cell.attributedText(field, string, language: post.language) }
+        guard field != .body else { return engine.measureValid(text(), options: options) }
+        let key = FieldKey(field: field, text: string, language: post.language, width: options.width)
         if let cached = measuredCache.value(for: key, record: field != .footer) { return cached }
-        let measured = engine.measureValid(cell.attributedText(field, string), options: options)
+        let measured = engine.measureValid(text(), options: options)
         measuredCache.insert(measured, for: key, cost: 96 + string.utf8.count + measured.lineStarts.count * 8)
         return measured
     }

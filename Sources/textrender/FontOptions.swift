@@ -50,7 +50,7 @@ struct FontOptions: ParsableArguments {
 
     /// The font specification of an installed family "NAME" or "NAME:STYLE".
     private static func installedFace(_ family: String) throws -> String {
-        let parts = family.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = family.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let name = parts.first, !name.isEmpty else { throw CLIError("invalid --font-family \"\(family)\": expected NAME or NAME:STYLE") }
         let style = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
         guard let face = SystemFonts.face(family: name, style: style) else {

@@ -3,7 +3,8 @@ import TextKitLite
 
 extension TextStyle.Weight: ExpressibleByArgument {}
 
-/// Text style options of `render`: weight, slant, decorations, letter spacing, features.
+/// Text style options of `render`: weight, slant, decorations, letter spacing, features,
+/// language.
 struct StyleOptions: ParsableArguments {
     @Option(help: "Font weight: \(TextStyle.Weight.allCases.map(\.rawValue).joined(separator: ", ")). Bold uses a bold face of the family when the chain has one (the bundled DejaVu Sans Bold), else emboldens the glyphs.")
     var weight: TextStyle.Weight = .regular
@@ -24,11 +25,19 @@ struct StyleOptions: ParsableArguments {
     @Option(help: ArgumentHelp("OpenType features, comma-separated: 'tnum,-liga', 'ss01=2'.", valueName: "list"))
     var features: String?
 
+    @Option(name: .customLong("lang"), help: ArgumentHelp(
+        "The text's language (BCP 47): language-specific glyphs and line breaking; for Chinese, Japanese and Korean the regional face of a CJK font (ja, ko, zh-Hans, zh-Hant, zh-HK).",
+        valueName: "tag"))
+    var language: String?
+
     func validate() throws {
         guard letterSpacing.isFinite, abs(letterSpacing) <= 1e4 else {
             throw ValidationError("invalid --letter-spacing \(letterSpacing): must be a finite number of points within ±10000")
         }
         _ = try featureList()
+        if let language, !TextStyle.isWellFormedLanguage(language) {
+            throw ValidationError("invalid --lang \"\(language)\": expected a BCP 47 language tag such as ja, ko, zh-Hans, zh-Hant, en-US")
+        }
     }
 
     private func featureList() throws -> [FontFeature] {
@@ -41,7 +50,7 @@ struct StyleOptions: ParsableArguments {
 
     /// The text style these options give at a point size.
     func style(size: Double) throws -> TextStyle {
-        TextStyle(size: size, weight: weight, isItalic: italic, underline: underline, strikethrough: strikethrough,
-                  letterSpacing: letterSpacing, features: try featureList())
+        TextStyle(size: size, language: language, weight: weight, isItalic: italic, underline: underline,
+                  strikethrough: strikethrough, letterSpacing: letterSpacing, features: try featureList())
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import TextKitLite
+@testable import TextKitLiteFeed
 
 /// Chinese and Japanese punctuation (full-width forms of marks shared with Latin, squeezed
 /// adjacent marks) and regional CJK faces chosen by language.
@@ -91,6 +92,35 @@ import Testing
         let text = AttributedText(String(repeating: "骨直 abc。", count: 20), style: TextStyle(language: "ja"))
         let options = LayoutOptions(width: 120)
         #expect(try engine.measure(text, options: options) == TextMeasurement(engine.layout(text, options: options)))
+    }
+
+    /// A post's language reaches every text of its cell; a post differing only in its
+    /// language is another cell (and another height-cache entry), measured as laid out.
+    @Test(.enabled(if: hasNotoCJK, "Noto Sans CJK is not installed (apt-get install fonts-noto-cjk)"))
+    func postLanguageStylesItsCell() throws {
+        let chain = try FontFallbackChain.load(specs: [BundledFonts.path(BundledFonts.sans), Self.notoCJK + "#2"])
+        let precomputer = FeedPrecomputer(engine: TextEngine(fonts: chain))
+        let chinese = FeedPost(id: "1", author: "直子", text: String(repeating: "骨直，（《书》）。", count: 9))
+        var japanese = chinese
+        japanese.language = "ja"
+        for post in [chinese, japanese] {
+            let cell = try precomputer.layout(post, width: 320)
+            let families = Set(["author", "body"].flatMap { id in
+                cell.element(id)?.text?.lines.flatMap(\.runs).map(\.font.familyName) ?? []
+            })
+            #expect(families == [post.language == "ja" ? "Noto Sans CJK JP" : "Noto Sans CJK SC"])
+            let measured = try precomputer.measure(post, width: 320)
+            #expect(measured.height == cell.height)
+        }
+        #expect(precomputer.layoutCount == 2)
+    }
+
+    @Test func commandLineLanguage() throws {
+        let ok = try TextRenderTool.run(["render", "骨", "--lang", "ja", "--json"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        let bad = try TextRenderTool.run(["render", "骨", "--lang", "ja_JP!", "--json"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("invalid --lang \"ja_JP!\""))
     }
 
     @Test func regionsOfLanguageTags() {

@@ -52,6 +52,14 @@ import Testing
         #expect(decoded == integer && decoded.idIsInteger)
     }
 
+    @Test func languageTag() throws {
+        #expect(try parse(#"{"id":"a","text":"骨","lang":"zh-Hant"}"#)?.language == "zh-Hant")
+        #expect(try parse(#"{"id":"a","text":"骨"}"#)?.language == nil)
+        #expect(failure(#"{"id":"a","text":"骨","lang":"日本"}"#)?.reason
+                == #""lang" must be a BCP 47 language tag such as "ja" or "zh-Hant", got "日本""#)
+        #expect(failure(#"{"id":"a","text":"骨","lang":7}"#)?.reason == #""lang" must be a string, got 7"#)
+    }
+
     @Test func quoteAndImages() throws {
         let post = try #require(
             try parse(#"{"id": "q", "author": "Mia", "text": "repost", "quote": "@sam: original", "images": 9}"#))

@@ -56,6 +56,16 @@ public struct TextStyle: Sendable, Hashable {
         self.features = features
     }
 
+    /// True for a well-formed BCP 47 language tag as styles take it: a 2-8 letter
+    /// language, then subtags of 1-8 letters or digits after "-" ("ja", "zh-Hant",
+    /// "zh-Hant-HK", "en-US"), at most 35 characters.
+    public static func isWellFormedLanguage(_ tag: String) -> Bool {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard tag.utf8.count <= 35, let language = parts.first, (2...8).contains(language.count),
+              language.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    }
+
     /// The style with only what shaping and line breaking depend on (font, size, language,
     /// weight, slant, letter spacing, features): ink and decorations at their defaults.
     var shapingAttributes: TextStyle {
