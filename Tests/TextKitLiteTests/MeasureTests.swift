@@ -64,12 +64,15 @@ import Testing
                 text = spliced
             }
             for options in Self.optionSets {
+                // Shaped once, measured again at every width (relayout without shaping).
+                let shaped = try engine.shape(text, direction: options.direction)
                 for width in Self.widths {
                     var options = options
                     options.width = width + options.insets.horizontal
                     let layout = try engine.layout(text, options: options)
                     let measured = try engine.measure(text, options: options)
                     #expect(measured == TextMeasurement(layout), "text \(t) \(string.prefix(30).debugDescription) width \(width) \(options)")
+                    #expect(try engine.measure(shaped, options: options) == measured, "shaped text \(t) width \(width) \(options)")
                     compared += 1
                 }
             }

@@ -10,12 +10,8 @@ struct LayoutBuilder {
         let (breaker, truncated) = TextLines.breakLines(
             paragraphCount: paragraphs.count, options: options, into: LineCollector(maxLines: options.lineLimit)
         ) { index, breaker in
-            let paragraph = paragraphs[index]
             breaker.receiver.paragraph = index
-            breaker.beginParagraph(paragraph.range, level: paragraph.level, graphemes: paragraph.graphemes)
-            for piece in paragraph.pieces {
-                guard breaker.take(piece) else { break }
-            }
+            paragraphs[index].feed(&breaker)
             breaker.endParagraph()
         }
         var lines = breaker.receiver.lines

@@ -148,6 +148,24 @@ public final class TextEngine: Sendable {
         return LayoutBuilder(shaped: shaped, options: options, engine: self).build()
     }
 
+    /// Measures an already shaped text as `layout(_:options:)` of it would lay it out: the
+    /// same height, line starts and truncation, by breaking its pieces again at the options'
+    /// width. Never shapes the text again (only a truncation token, through the cache), and
+    /// makes no lines or glyph positions: measuring one shaped text at many widths costs the
+    /// line breaking alone. `options.direction` is ignored: the shaped text keeps its own.
+    ///
+    /// - Throws: `LayoutError` naming the first invalid option.
+    /// - Complexity: O(n) in the shaped pieces, plus the token.
+    public func measure(_ shaped: ShapedText, options: LayoutOptions) throws(LayoutError) -> TextMeasurement {
+        try validate(options)
+        return measureValid(shaped, options: options)
+    }
+
+    /// `measure(_:options:)` of a shaped text with options known to be valid.
+    package func measureValid(_ shaped: ShapedText, options: LayoutOptions) -> TextMeasurement {
+        TextMeasurer.measure(shaped, options: options, engine: self)
+    }
+
     /// Checks the options and the styles of their truncation token's runs.
     private func validate(_ options: LayoutOptions) throws(LayoutError) {
         try options.validate()

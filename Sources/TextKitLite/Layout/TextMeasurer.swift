@@ -1,34 +1,64 @@
 /// Measures a text the way `LayoutBuilder` lays it out, through the same line breaker and
-/// truncation, without making lines: the itemizer streams each paragraph's pieces into the
-/// breaker, whose receiver keeps line starts and metrics (`LineMeasurer`). No shaped text,
-/// no lines, no glyph positions are made, and a text cut at its line limit is itemized no
-/// further than the cut.
+/// truncation, without making lines: the breaker's receiver keeps line starts and metrics
+/// (`LineMeasurer`). No lines and no glyph positions are made.
 enum TextMeasurer {
+    /// Measures a text as it is itemized: each paragraph's pieces stream from the itemizer
+    /// into the breaker, no shaped text is made, and a text cut at its line limit is
+    /// itemized no further than the cut.
     static func measure(_ text: AttributedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
         let itemizer = Itemizer(text: text, direction: options.direction, fonts: engine.fonts, cache: engine.shapeCache)
-        let natural = options.lineHeightMode == .natural
         let paragraphs = Paragraphs.split(text.utf16)
-        // Truncation changes the last line's start (start truncation) or, with natural
-        // heights, its metrics (the token's fonts): then the line's pieces are kept.
-        let measurer = LineMeasurer(maxLines: options.lineLimit, naturalFonts: natural ? engine.fonts : nil,
-                                    keepsLastLine: options.maxLines > 0 && (natural || options.truncation != .end))
-        let (breaker, truncated) = TextLines.breakLines(paragraphCount: paragraphs.count, options: options, into: measurer) {
-            index, breaker in
+        return measure(text, paragraphCount: paragraphs.count, fonts: engine.fonts, options: options, engine: engine) { index, breaker in
             let paragraph = paragraphs[index]
             // A line with no pieces is sized as in a layout (`Itemizer.emptyLineMetrics`).
-            if natural { breaker.receiver.emptyLineMetrics = itemizer.emptyLineMetrics(paragraph) }
+            if options.lineHeightMode == .natural { breaker.receiver.emptyLineMetrics = itemizer.emptyLineMetrics(paragraph) }
             itemizer.stream(paragraph, into: &breaker)
+        }
+    }
+
+    /// Measures a shaped text at the options' width: its pieces go through the breaker
+    /// again, with no itemizing, shaping or ICU ("shape once, break many").
+    static func measure(_ shaped: ShapedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
+        measure(shaped.text, paragraphCount: shaped.paragraphs.count, fonts: shaped.fonts, options: options, engine: engine) {
+            index, breaker in
+            breaker.receiver.emptyLineMetrics = shaped.paragraphs[index].emptyMetrics
+            shaped.paragraphs[index].feed(&breaker)
+        }
+    }
+
+    private static func measure(
+        _ text: AttributedText, paragraphCount: Int, fonts: FontFallbackChain, options: LayoutOptions, engine: TextEngine,
+        feed: (_ index: Int, _ breaker: inout LineBreaker<LineMeasurer>) -> Void
+    ) -> TextMeasurement {
+        let natural = options.lineHeightMode == .natural
+        // Truncation changes the last line's start (start truncation) or, with natural
+        // heights, its metrics (the token's fonts): then the line's pieces are kept.
+        let measurer = LineMeasurer(maxLines: options.lineLimit, naturalFonts: natural ? fonts : nil,
+                                    keepsLastLine: options.maxLines > 0 && (natural || options.truncation != .end))
+        let (breaker, truncated) = TextLines.breakLines(paragraphCount: paragraphCount, options: options, into: measurer) {
+            index, breaker in
+            feed(index, &breaker)
             breaker.endParagraph()
         }
         var lines = breaker.receiver
         if truncated, lines.keepsLastLine, let last = lines.lastLine {
             let line = BrokenLine(pieces: lines.lastPieces, end: last, paragraph: 0)
             let (cut, _) = Truncation.truncate(line, text: text, level: breaker.level, graphemes: breaker.graphemes,
-                                               options: options, fonts: engine.fonts, engine: engine)
+                                               options: options, fonts: fonts, engine: engine)
             lines.replaceLastLine(with: cut)
         }
-        var stack = LineStack(options: options, primary: engine.fonts.primaryMetrics(for: text))
+        var stack = LineStack(options: options, primary: fonts.primaryMetrics(for: text))
         for k in lines.lineStarts.indices { _ = stack.add(natural: natural ? lines.lineMetrics[k] : .none) }
         return TextMeasurement(height: stack.height, lineStarts: lines.lineStarts, isTruncated: truncated)
+    }
+}
+
+extension ShapedParagraph {
+    /// Hands the paragraph to a breaker: its start, then its pieces until the breaker stops.
+    func feed<Receiver: LineReceiver>(_ breaker: inout LineBreaker<Receiver>) {
+        breaker.beginParagraph(range, level: level, graphemes: graphemes)
+        for piece in pieces {
+            guard breaker.take(piece) else { break }
+        }
     }
 }
