@@ -13,6 +13,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // Documentation only: `swift package generate-documentation` (scripts/docs.sh).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -64,6 +66,12 @@ let package = Package(
             name: "TextKitLiteTests",
             dependencies: ["TextKitLite", "TextKitLiteFeed", "SampleFeed"],
             resources: [.copy("Snapshots"), .copy("Fixtures")],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The documentation articles' code (the .docc catalogs), run against the public API
+        // only: every Swift block of an article must appear in these tests as it is shown.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["TextKitLite", "TextKitLiteFeed"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

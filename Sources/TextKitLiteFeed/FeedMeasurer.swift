@@ -25,7 +25,11 @@ public struct FeedMeasurer: Sendable {
     private let textOptions: LayoutOptions
     private let textStyle: TextStyle
 
+    /// A measurer of posts through a precomputer.
+    ///
     /// - Parameters:
+    ///   - precomputer: measures the posts (its engine, cell style, emoticons and caches).
+    ///   - subject: the whole cell, or the post's text alone.
     ///   - width: the cell width (`.cell`) or the text width (`.text`), in points.
     ///   - maxLines: lines of a text alone before truncation (0: all); a cell's body takes
     ///     its limit from the precomputer's style.

@@ -73,7 +73,13 @@ public final class FeedPrecomputer: Sendable {
 
     typealias Field = FeedCellSpec.Field
 
+    /// A precomputer of cells in one style.
+    ///
     /// - Parameters:
+    ///   - engine: lays out and measures the texts (its fonts and shaped-word cache).
+    ///   - style: the cell's sizes, spacing, inks, line limits and tokens.
+    ///   - heightCache: the cache of cell layouts and measurements by post; may be shared
+    ///     by precomputers.
     ///   - shapedTextLimit: most shaped texts kept (for relayout at other widths, and for
     ///     texts that recur across posts: authors, quoted posts); `measure` keeps up to this
     ///     many measured texts, and at least 10,000 (within 4 MB).

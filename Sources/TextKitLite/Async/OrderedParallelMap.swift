@@ -5,9 +5,13 @@ import Synchronization
 /// order, with at most `window` items in flight: the input is read lazily, so memory
 /// stays flat however long the sequence is.
 public enum OrderedParallelMap {
+    /// Maps `input` with `transform` on a pool and hands each result to `consume`, in
+    /// input order, returning when the last one was consumed.
+    ///
     /// - Parameters:
     ///   - input: read on the calling thread, one element at a time.
     ///   - pool: runs `transform`.
+    ///   - priority: the pool priority of the jobs.
     ///   - window: most elements taken from the input and not yet consumed.
     ///   - transform: runs on the pool's workers.
     ///   - consume: runs on the calling thread, in input order.

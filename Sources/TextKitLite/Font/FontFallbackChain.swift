@@ -32,8 +32,11 @@ public struct FontFallbackChain: Sendable, Hashable {
     /// in the chain but of another weight or slant (DejaVu Sans Bold after DejaVu Sans) is a
     /// style face: it draws bold or italic runs of that family, and covers nothing.
     ///
-    /// - Parameter systemFallback: look for clusters no font covers among the installed
-    ///   fonts (through fontconfig). Which fonts that finds depends on the machine.
+    /// - Parameters:
+    ///   - primary: the first font asked for every cluster; its metrics set uniform line heights.
+    ///   - fallbacks: the fonts asked, in order, for clusters the fonts before them do not cover.
+    ///   - systemFallback: look for clusters no font covers among the installed fonts
+    ///     (through fontconfig). Which fonts that finds depends on the machine.
     public init(primary: Font, fallbacks: [Font] = [], systemFallback: Bool = false) {
         var fonts = [primary], styleFaces: [Font] = []
         for font in fallbacks where !fonts.contains(font) && !styleFaces.contains(font) {

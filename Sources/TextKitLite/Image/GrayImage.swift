@@ -21,6 +21,8 @@ public struct GrayImage: Sendable, Hashable {
     /// An image from its planes.
     ///
     /// - Parameters:
+    ///   - width: width in pixels.
+    ///   - height: height in pixels.
     ///   - gray: `width × height` gray levels, row by row.
     ///   - alpha: `width × height` opacities, or nil for an opaque image.
     /// - Precondition: `width` and `height` are not negative and each plane holds

@@ -21,7 +21,9 @@ public final class GlyphCache: Sendable {
     /// The cache used by default by every renderer of the process.
     public static let shared = GlyphCache()
 
-    /// - Parameter maxBytes: most memory held by glyph masks.
+    /// - Parameters:
+    ///   - maxBytes: most memory held by glyph masks.
+    ///   - maxEntries: most glyph masks held.
     public init(maxBytes: Int = 64 << 20, maxEntries: Int = 100_000) {
         cache = BoundedCache(maxCount: maxEntries, maxCost: maxBytes, shards: 8)
     }

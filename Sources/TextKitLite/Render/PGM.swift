@@ -65,7 +65,9 @@ extension Bitmap {
     /// Writes the image as binary PGM to an open file descriptor (left open), header and
     /// pixels as they are, without copying the raster.
     ///
-    /// - Parameter path: names the file in errors.
+    /// - Parameters:
+    ///   - descriptor: an open file descriptor to write to.
+    ///   - path: names the file in errors.
     /// - Throws: `RenderError.cannotWrite` with the system's reason.
     public func writePGM(toDescriptor descriptor: Int32, path: String) throws(RenderError) {
         try write(toDescriptor: descriptor, path: path, format: .pgm)
@@ -73,7 +75,10 @@ extension Bitmap {
 
     /// Writes the image in a format to an open file descriptor (left open).
     ///
-    /// - Parameter path: names the file in errors.
+    /// - Parameters:
+    ///   - descriptor: an open file descriptor to write to.
+    ///   - path: names the file in errors.
+    ///   - format: PGM or PNG.
     /// - Throws: `RenderError.cannotWrite` with the system's reason, `.cannotEncode`.
     public func write(toDescriptor descriptor: Int32, path: String, format: ImageFormat) throws(RenderError) {
         let parts: [[UInt8]]

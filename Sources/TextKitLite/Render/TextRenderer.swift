@@ -24,6 +24,8 @@ public struct TextRenderer: Sendable {
     /// Renders a layout into a new bitmap of the layout's size at `options.scale`.
     ///
     /// - Parameters:
+    ///   - layout: the text to draw (not a measure-only layout).
+    ///   - options: scale, background, debug overlay, size limit.
     ///   - isCancelled: asked before each line; true stops the render (no bitmap).
     ///   - lineDrawn: called after each line with its index (a test and progress hook).
     /// - Throws: `RenderError` for invalid options, a bitmap over the size limit or a
