@@ -20,6 +20,9 @@ python=python3
 /usr/bin/python3 -c "import jsonschema" 2>/dev/null && python=/usr/bin/python3
 "$python" scripts/check-schemas.py .build/debug/textrender
 
+echo "== documentation" >&2
+scripts/docs.sh
+
 if [ "${TEXTKITLITE_QUICK:-0}" = "1" ]; then exit 0; fi
 
 sanitized_suites="Async|FeedCell|Measure|Render|Shaping|LayoutTests|LineBreaking|BoundedCache|LoneGlyph|PNG|Emoticon|Attachment|TextStyle|HitTesting"
