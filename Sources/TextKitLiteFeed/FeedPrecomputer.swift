@@ -137,6 +137,39 @@ public final class FeedPrecomputer: Sendable {
         return cell
     }
 
+    /// The cell's measurements at several widths, in their order, each equal to
+    /// `measure(_:width:)` at that width to the bit. Each text block is itemized and shaped
+    /// once for all widths, then broken into lines at each (a service measuring for several
+    /// device widths, a client relaying out on rotation); widths found in the height cache
+    /// cost a lookup.
+    ///
+    /// - Throws: `LayoutError` for an invalid width or style.
+    public func measure(_ post: FeedPost, widths: [Double]) throws(LayoutError) -> [CellMeasurement] {
+        guard widths.count > 1 else { return try widths.map { width throws(LayoutError) in try measure(post, width: width) } }
+        var keys: [HeightCache.Key] = []
+        for width in widths { keys.append(try cacheKey(post, width: width, scale: 1, kind: .measurement)) }
+        var results = keys.map { heightCache.measurement(for: $0) }
+        guard results.contains(nil) else { return results.map { $0! } }
+        if let styleError { throw styleError }
+        let spec = cell.measuringSpec(FeedCellSpec.Shape(post))
+        let texts = ShapedPostTexts(precomputer: self, post: post)
+        for k in widths.indices where results[k] == nil {
+            let (size, measured) = try spec.measure(width: widths[k], engine: engine, textMeasurer: texts)
+            measurements.add(1, ordering: .relaxed)
+            let cell = CellMeasurement(postID: post.id, width: widths[k], height: size.height, texts: measured)
+            heightCache.insert(cell, for: keys[k])
+            results[k] = cell
+        }
+        return results.map { $0! }
+    }
+
+    /// A field of a post styled as its cell shows it, shaped (once per post and field, not
+    /// through the shaped-text cache: a measuring run would only churn it).
+    fileprivate func shapedForMeasuring(_ field: Field, of post: FeedPost) -> ShapedText {
+        // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
+        (try? engine.shape(cell.attributedText(field, field.string(of: post), language: post.language))) ?? (try! engine.shape(""))
+    }
+
     private func cacheKey(_ post: FeedPost, width: Double, scale: Double, kind: HeightCache.Kind) throws(LayoutError) -> HeightCache.Key {
         guard width.isFinite, width > style.padding.horizontal, width <= 1e6 else {
             throw .invalidOption(name: "width", value: "\(width)", reason: "must be a finite number of points wider than the cell padding (\(style.padding.horizontal)) and at most 1000000")
@@ -201,6 +234,26 @@ public final class FeedPrecomputer: Sendable {
         let measured = engine.measureValid(text(), options: options)
         measuredCache.insert(measured, for: key, cost: 96 + string.utf8.count + measured.lineStarts.count * 8)
         return measured
+    }
+}
+
+/// The texts of one post, each shaped once on first use and measured again at every width
+/// the cell's measuring spec gives it.
+private final class ShapedPostTexts: SpecTextMeasuring {
+    let precomputer: FeedPrecomputer
+    let post: FeedPost
+    private var shaped: [FeedCellSpec.Field: ShapedText] = [:]
+
+    init(precomputer: FeedPrecomputer, post: FeedPost) {
+        self.precomputer = precomputer
+        self.post = post
+    }
+
+    func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
+        guard let field = FeedCellSpec.Field(rawValue: id) else { return try engine.measure(text, options: options) }
+        let shapedText = shaped[field] ?? precomputer.shapedForMeasuring(field, of: post)
+        shaped[field] = shapedText
+        return engine.measureValid(shapedText, options: options)
     }
 }
 

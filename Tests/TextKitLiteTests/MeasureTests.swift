@@ -116,6 +116,16 @@ import Testing
                 }
             }
             #expect(precomputer.measurementCount == posts.count * 4)
+            // Many widths at once (each field shaped once, broken at each width) equal the
+            // single-width measurements, from a precomputer with a height cache of its own.
+            let many = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), style: style, measureOnly: true,
+                                       emoticons: try EmoticonTable.bundled())
+            let widths = [90.0, 214.5, 375, 640]
+            for post in posts {
+                let all = try many.measure(post, widths: widths)
+                #expect(all == widths.map { try! precomputer.measure(post, width: $0) }, "\(post.id)")
+            }
+            #expect(many.measurementCount == posts.count * 4)
         }
     }
 
