@@ -77,7 +77,8 @@ import Testing
         #expect(compared == Self.texts.count * Self.optionSets.count * Self.widths.count)
     }
 
-    /// Cell styles: the feed's, and one with natural line heights, other limits and sizes.
+    /// Cell styles: the feed's (right-to-left posts mirrored), and one with natural line
+    /// heights, other limits and sizes, every cell mirrored.
     static let cellStyles: [FeedCellStyle] = {
         var other = FeedCellStyle()
         other.lineHeightMode = .natural
@@ -86,6 +87,7 @@ import Testing
         other.bodySize = 19
         other.lineSpacing = 0.5
         other.padding = EdgeInsets(top: 5, left: 9, bottom: 11, right: 3)
+        other.direction = .rightToLeft
         return [FeedCellStyle(), other]
     }()
 
@@ -98,7 +100,8 @@ import Testing
             return FeedPost(id: "e\(i)", author: post.author, text: text, quote: post.quote.map { $0 + codes[i % codes.count] }, images: post.images)
         }
         let posts = Array(SampleFeed.posts(count: 150, seed: 7)) + emoticonPosts
-            + [FeedPost(id: "empty", author: "", text: ""), FeedPost(id: "q", author: "a", text: "x", quote: "引用\n\n第二段", images: 9)]
+            + [FeedPost(id: "empty", author: "", text: ""), FeedPost(id: "q", author: "a", text: "x", quote: "引用\n\n第二段", images: 9),
+               FeedCellTests.rtlPost, FeedPost(id: "he", author: "נועה", text: "שבוע טוב לכולם! מי מגיע למפגש ביום שלישי בערב?", images: 1)]
         for style in Self.cellStyles {
             let engine = TextEngine(fonts: Fixtures.engine.fonts)
             let precomputer = FeedPrecomputer(engine: engine, style: style, measureOnly: true, emoticons: try EmoticonTable.bundled())
