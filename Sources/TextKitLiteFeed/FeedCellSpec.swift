@@ -2,7 +2,8 @@ import TextKitLite
 
 /// How a feed cell is composed from a post, for one cell style: its layout spec (avatar
 /// and author, body with the expand token when truncated, optional quote box, optional
-/// image grid, footer) and the styled text of each of its text blocks.
+/// image grid, footer; mirrored for a right-to-left post) and the styled text of each of
+/// its text blocks.
 struct FeedCellSpec: Sendable {
     /// A cell's text blocks; the raw value is the block's element id.
     enum Field: String, Hashable, Sendable {
@@ -88,12 +89,15 @@ struct FeedCellSpec: Sendable {
     }
 
     /// The cell's spec for posts of `shape`; `text` makes each text block from its field
-    /// and the options the cell gives it.
-    func spec(_ shape: Shape, text: (Field, LayoutOptions) -> LayoutSpec) -> LayoutSpec {
+    /// and the options the cell gives it. A right-to-left cell is the same spec mirrored,
+    /// its author and footer lines aligned to the right (to the avatar's side) rather than
+    /// the left; neither changes a size or a line, so every cell is measured left to right.
+    func spec(_ shape: Shape, rightToLeft: Bool = false, text: (Field, LayoutOptions) -> LayoutSpec) -> LayoutSpec {
         let s = style
         var rows: [LayoutSpec] = []
         rows.reserveCapacity(5)
-        let line = LayoutOptions(maxLines: 1, lineHeightMode: s.lineHeightMode, measureOnly: measureOnly)
+        let line = LayoutOptions(maxLines: 1, alignment: rightToLeft ? .right : .left, lineHeightMode: s.lineHeightMode,
+                                 measureOnly: measureOnly)
         rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
             .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.avatarFill),
             text(.author, line),
@@ -105,8 +109,13 @@ struct FeedCellSpec: Sendable {
         }
         if shape.images > 0 { rows.append(imageGrid(shape.images)) }
         rows.append(text(.footer, line))
-        return .inset(s.padding, .stack(StackSpec(axis: .vertical, spacing: s.spacing, children: rows)))
+        let cell = LayoutSpec.inset(s.padding, .stack(StackSpec(axis: .vertical, spacing: s.spacing, children: rows)))
+        return rightToLeft ? .mirrored(cell) : cell
     }
+
+    /// A post's cell is right to left when the style's direction, resolved for its body
+    /// (`auto`: the body's first strong character), is.
+    func isRightToLeft(_ post: FeedPost) -> Bool { style.direction.resolved(for: post.text) == .rightToLeft }
 
     /// The spec for measuring posts of `shape`: its text blocks are placeholders, each
     /// measured from its field of the post being measured.

@@ -34,6 +34,11 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
     public var authorWeight: TextStyle.Weight = .bold
     /// URLs are underlined as well as in the link ink (mentions and topics are not).
     public var underlinesURLs = true
+    /// The cell's direction: `auto` takes its post's body's (the body's first strong
+    /// character, rules P2–P3; left to right when it has none). A right-to-left cell is
+    /// mirrored: avatar on the right, author and footer lines right-aligned beside and
+    /// under it, images from the right. Each text keeps its own paragraph direction.
+    public var direction: ParagraphDirection = .auto
 
     public init() {}
 

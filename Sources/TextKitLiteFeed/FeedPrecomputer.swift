@@ -197,9 +197,10 @@ public final class FeedPrecomputer: Sendable {
     // MARK: - The cell
 
     /// The cell spec of a post, its text blocks shaped (from the shaped-text cache), the
-    /// expand token an `expand` highlight whose value is the post's id.
+    /// expand token an `expand` highlight whose value is the post's id; mirrored for a
+    /// right-to-left post.
     func cellSpec(_ post: FeedPost) -> LayoutSpec {
-        cell.spec(FeedCellSpec.Shape(post)) { field, options in
+        cell.spec(FeedCellSpec.Shape(post), rightToLeft: cell.isRightToLeft(post)) { field, options in
             var options = options
             if let count = options.truncationToken?.utf16Count {
                 options.truncationToken?.setHighlights([TextHighlight(kind: .expand, value: post.id, range: 0..<count)])

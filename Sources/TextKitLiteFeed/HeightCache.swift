@@ -11,6 +11,8 @@ public final class HeightCache: Sendable {
         let post: FeedPost
         let width: Double
         let scale: Double
+        /// With the post, it decides the cell's direction (the style's, or for `auto` the
+        /// body's first strong character): a mirrored cell never answers for a plain one.
         let style: FeedCellStyle
         /// `style.hashValue`, computed once per precomputer: equal styles still compare
         /// equal, but a lookup does not hash every field of the style again.

@@ -10,7 +10,8 @@ struct FeedCommand: ParsableCommand {
         abstract: "Lay out and render every post of a feed: DIR/<name>.pgm (or .png) per cell (named after its id) and DIR/layouts.jsonl.",
         discussion: """
             Each cell: avatar and author line, body text (at most --max-lines lines, then the \
-            "…全文" expand token), optional quote box, optional image grid, footer. \
+            "…全文" expand token), optional quote box, optional image grid, footer; mirrored \
+            for a post whose body is right to left (--direction). \
             layouts.jsonl holds, in input order, {"id", "height", "elements": [{"id", "kind", \
             "frame", "lines", "truncated", "highlights"}], "truncated", "file"}; a text \
             element's highlights are [{"kind", "value", "range", "rects"}], ranges in Unicode \
@@ -44,6 +45,9 @@ struct FeedCommand: ParsableCommand {
 
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse cell images larger than this many pixels (the post is reported and skipped).")
     var maxPixels: Int = RenderOptions.defaultMaxPixels
+
+    @Option(help: "Cell direction: auto (each post's body's first strong character), leftToRight, or rightToLeft (mirrored: avatar on the right, author and footer right-aligned, images from the right).")
+    var direction: ParagraphDirection = .auto
 
     struct Element: Encodable {
         var id: String
@@ -90,7 +94,7 @@ struct FeedCommand: ParsableCommand {
     }
 
     func run() throws {
-        let precomputer = try feed.streamingPrecomputer()
+        let precomputer = try feed.streamingPrecomputer(direction: direction)
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         let output = try FeedOutput(path: out)

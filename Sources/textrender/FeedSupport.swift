@@ -65,9 +65,12 @@ struct FeedOptions: ParsableArguments {
     /// measured) once at one width, so the shaped-text cache (relayout at other widths) is
     /// kept tiny and the height cache only catches posts repeated in the stream; the
     /// shaped-word cache is what pays off. Peak memory stays flat however long the feed.
-    func streamingPrecomputer() throws -> FeedPrecomputer {
+    /// `direction` is the cells' (`FeedCellStyle.direction`): it moves frames, never heights.
+    func streamingPrecomputer(direction: ParagraphDirection = .auto) throws -> FeedPrecomputer {
         let engine = TextEngine(fonts: try fontOptions.chain(), shapeCache: ShapeCache(maxEntries: 100_000, maxBytes: 32 << 20))
-        return FeedPrecomputer(engine: engine, style: cellStyle(),
+        var style = cellStyle()
+        style.direction = direction
+        return FeedPrecomputer(engine: engine, style: style,
                                heightCache: HeightCache(maxEntries: 10_000, maxBytes: 16 << 20), shapedTextLimit: 64,
                                emoticons: try emoticonTable(emoticons, default: emoticons == nil ? bundledEmoticons() : nil))
     }

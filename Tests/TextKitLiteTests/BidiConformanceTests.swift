@@ -79,4 +79,29 @@ import Testing
         // "world" is LTR inside the RTL paragraph: it sits left of the Hebrew word.
         #expect(line.runs.map(\.isRightToLeft) == [false, true])
     }
+
+    /// `auto` resolves to the first strong character's direction outside isolates (rules
+    /// P2–P3), as ICU resolves a paragraph's level; across paragraphs, the first that has one.
+    @Test func autoDirectionIsTheFirstStrongCharacters() throws {
+        let cases: [(String, ParagraphDirection)] = [
+            ("", .leftToRight), ("😀 123 !", .leftToRight), ("Hello مرحبا", .leftToRight), ("مرحبا Hello", .rightToLeft),
+            ("😀 ١٢٣ «שלום» world", .rightToLeft), ("@Layla شكراً", .leftToRight), ("12:30 — سلام", .rightToLeft),
+            ("\u{2067}abc\u{2069} שלום", .rightToLeft), ("\u{2066}שלום\u{2069} abc", .leftToRight),
+            ("\u{2068}abc", .leftToRight), ("\u{2069}\u{2069} שלום", .rightToLeft), ("\u{202B}abc", .leftToRight),
+            ("😀\n\nمرحبا", .rightToLeft), ("\u{2067}abc\nשלום", .rightToLeft), ("\u{2067}שלום\u{2029}abc", .leftToRight),
+        ]
+        let engine = Fixtures.engine
+        for (text, expected) in cases {
+            #expect(ParagraphDirection.auto.resolved(for: text) == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(ParagraphDirection.leftToRight.resolved(for: text) == .leftToRight)
+            #expect(ParagraphDirection.rightToLeft.resolved(for: text) == .rightToLeft)
+            // The paragraph level the layout resolves, for the first paragraph with a strong character.
+            let levels = try engine.shape(AttributedText(text, style: TextStyle(size: 17))).paragraphs.map(\.level)
+            let first = text.split(omittingEmptySubsequences: false) { $0.isNewline }
+                .firstIndex { ParagraphDirection.ofFirstStrongCharacter(in: $0.unicodeScalars) != nil }
+            if let first {
+                #expect(levels.count > first && (levels[first] & 1 == 1) == (expected == .rightToLeft), "\(text)")
+            }
+        }
+    }
 }

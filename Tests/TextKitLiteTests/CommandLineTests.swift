@@ -241,6 +241,28 @@ enum TextRenderTool {
         #expect(plain.stdout == #"{"highlight":null,"index":0}"# + "\n")
     }
 
+    /// `feed` mirrors the cell of a right-to-left post (avatar on the right), or of every
+    /// post with `--direction rightToLeft`, of none with `leftToRight`; heights stay.
+    @Test func feedMirrorsRightToLeftCells() throws {
+        let posts = #"{"id": "l", "author": "a", "text": "hello"}"# + "\n" + #"{"id": "r", "author": "b", "text": "مرحبا بالعالم"}"# + "\n"
+        func cells(_ arguments: [String]) throws -> [(avatarX: Double, height: Double)] {
+            let directory = Fixtures.temporaryPath("feed-direction")
+            let result = try TextRenderTool.run(["feed", "--out", directory, "--scale", "1"] + arguments, stdin: Data(posts.utf8))
+            #expect(result.status == 0, "\(result.stderr)")
+            return try String(contentsOfFile: directory + "/layouts.jsonl", encoding: .utf8).split(separator: "\n").map {
+                let record = try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+                let avatar = (record["elements"] as! [[String: Any]]).first { $0["id"] as? String == "avatar" }!
+                return ((avatar["frame"] as! [String: Double])["x"]!, record["height"] as! Double)
+            }
+        }
+        let auto = try cells([])
+        #expect(auto.map(\.avatarX) == [12, 375 - 52])
+        #expect(try cells(["--direction", "rightToLeft"]).map(\.avatarX) == [375 - 52, 375 - 52])
+        let ltr = try cells(["--direction", "leftToRight"])
+        #expect(ltr.map(\.avatarX) == [12, 12] && ltr.map(\.height) == auto.map(\.height))
+        #expect(try TextRenderTool.run(["feed", "--out", Fixtures.temporaryPath("x"), "--direction", "up"], stdin: Data()).status != 0)
+    }
+
     /// layouts.jsonl lists each text element's highlights with rects in the cell's
     /// coordinates, inside the element's frame; a truncated body's token is `expand`.
     @Test func feedLayoutsListHighlightsInCellCoordinates() throws {

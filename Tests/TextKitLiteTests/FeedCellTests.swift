@@ -11,6 +11,13 @@ import Testing
             + String(repeating: "更多的内容让它超过六行。More words to make it long. ", count: 8),
         quote: "被转发的原文：引用的内容也会被排版。", images: 5)
 
+    /// A right-to-left post: Arabic body (truncated, a mention, a hashtag and a URL), Hebrew quote, five images.
+    static let rtlPost = FeedPost(
+        id: "77", author: "سارة",
+        text: "صباح الخير @نور! اليوم يوم جميل للقراءة في الحديقة #كتب https://example.com/ar "
+            + String(repeating: "هذا نص إضافي يجعل المنشور أطول من ستة أسطر. ", count: 12),
+        quote: "שבוע טוב לכולם! מי מגיע למפגש ביום שלישי בערב?", images: 5)
+
     func precomputer(_ configure: (inout FeedCellStyle) -> Void = { _ in }) -> FeedPrecomputer {
         var style = FeedCellStyle()
         configure(&style)
@@ -74,6 +81,58 @@ import Testing
         let all = try precomputer { $0.bodyMaxLines = 0 }.layout(Self.post, width: 375)
         #expect(all.element("body")!.text!.lineCount > 6)
         #expect(!all.element("body")!.text!.isTruncated)
+    }
+
+    /// A right-to-left post's cell is its left-to-right cell mirrored: the same elements
+    /// and sizes, each frame flipped within the cell; author and footer lines end at the
+    /// avatar's side, the body's Arabic lines end on the right, images fill from the right.
+    @Test func rightToLeftPostsGetTheirCellMirrored() throws {
+        let cell = try precomputer().layout(Self.rtlPost, width: 375)
+        let ltr = try precomputer { $0.direction = .leftToRight }.layout(Self.rtlPost, width: 375)
+        #expect(cell.height == ltr.height)
+        #expect(cell.elements.map(\.id) == ltr.elements.map(\.id))
+        for (r, l) in zip(cell.elements, ltr.elements) {
+            #expect(r.frame == Rect(x: 375 - l.frame.maxX, y: l.frame.y, width: l.frame.width, height: l.frame.height), "\(r.id)")
+            #expect(r.text?.lineCount == l.text?.lineCount)
+        }
+        let avatar = try #require(cell.element("avatar")).frame
+        #expect(avatar.maxX == 375 - 12 && avatar.y == 12)
+        #expect(try #require(cell.element("author")).frame.maxX == avatar.x - 10)
+        for id in ["author", "body", "footer"] {
+            let text = try #require(cell.element(id)?.text)
+            #expect(text.lines.allSatisfy { abs($0.frame.maxX - text.size.width) < 1e-6 }, "\(id) lines end on the right")
+        }
+        #expect(try #require(cell.element("body")?.text).isTruncated)
+        let images = (0..<5).map { cell.element("image\($0)")!.frame }
+        #expect(abs(images[0].maxX - 363) < 1e-9 && images[1].maxX < images[0].x && images[2].maxX < images[1].x)
+        #expect(images[3].maxX == images[0].maxX && images[3].y > images[0].y)
+        // The left-to-right cell starts its author line (an Arabic name) and its footer next
+        // to the avatar, on the left.
+        for id in ["author", "footer"] {
+            #expect(try #require(ltr.element(id)?.text).lines.allSatisfy { abs($0.frame.x) < 1e-6 }, "\(id)")
+        }
+    }
+
+    /// `auto` takes the cell's direction from its body's first strong character; the style
+    /// can force either. Left-to-right cells are laid out as before.
+    @Test func cellDirectionIsTheBodysUnlessTheStyleSaysOtherwise() throws {
+        func avatarX(_ post: FeedPost, _ direction: ParagraphDirection = .auto) throws -> Double {
+            try #require(precomputer { $0.direction = direction }.layout(post, width: 320).element("avatar")).frame.x
+        }
+        let right = 320.0 - 12 - 40
+        for text in ["שבוע טוב לכולם!", "😀 ١٢٣ مرحبا", "«مرحبا» said Omar"] {
+            #expect(try avatarX(FeedPost(id: "r", author: "a", text: text)) == right, "\(text)")
+        }
+        for text in ["@Layla شكراً على المساعدة", "Hello", "今天", "😀😀", ""] {
+            #expect(try avatarX(FeedPost(id: "l", author: "سارة", text: text, quote: "مرحبا")) == 12, "\(text)")
+        }
+        #expect(try avatarX(Self.post, .rightToLeft) == right)
+        #expect(try avatarX(Self.rtlPost, .leftToRight) == 12)
+        // Left to right, `auto` and `leftToRight` give the same cell.
+        let auto = try precomputer().layout(Self.post, width: 375)
+        let forced = try precomputer { $0.direction = .leftToRight }.layout(Self.post, width: 375)
+        #expect(auto.elements.map(\.frame) == forced.elements.map(\.frame) && auto.height == forced.height)
+        #expect(try CellRenderer().render(auto) == CellRenderer().render(forced))
     }
 
     @Test func imageGridShapes() throws {

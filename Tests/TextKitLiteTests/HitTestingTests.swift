@@ -216,4 +216,33 @@ import Testing
         #expect(expand.highlight.highlight == TextHighlight(kind: .expand, value: "42", range: 0..<3))
         #expect(cell.highlight(at: centre(expand.highlight.rects[0]))?.highlight.highlight.kind == .expand)
     }
+
+    /// In a mirrored (right-to-left) cell, elements and highlights are hit where they are
+    /// drawn: the avatar on the right, the body's highlights in its mirrored frame.
+    @Test func mirroredCellAnswersElementAndHighlightAtAPoint() throws {
+        let cell = try FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts)).layout(FeedCellTests.rtlPost, width: 375)
+        func centre(_ rect: Rect) -> Point { Point(x: rect.x + rect.width / 2, y: rect.y + rect.height / 2) }
+        for id in ["avatar", "author", "body", "quote", "footer", "image0", "image4"] {
+            #expect(cell.element(at: centre(try #require(cell.element(id)).frame))?.id == id)
+        }
+        #expect(cell.element(at: Point(x: 375 - 32, y: 32))?.id == "avatar")
+        #expect(cell.element(at: Point(x: 32, y: 32))?.id == "author")
+        #expect(cell.element(at: Point(x: 374, y: 1)) == nil)
+        let body = try #require(cell.element("body"))
+        var kinds: [TextHighlight.Kind] = []
+        for highlight in cell.highlights {
+            kinds.append(highlight.highlight.highlight.kind)
+            for rect in highlight.highlight.rects {
+                #expect(cell.element(highlight.elementID)!.frame.contains(rect), "\(highlight)")
+                #expect(cell.highlight(at: centre(rect)) == highlight, "\(highlight)")
+            }
+        }
+        #expect(kinds == [.mention, .hashtag, .url, .expand])
+        let mention = try #require(cell.highlights.first)
+        #expect(body.text!.highlights[0].rects[0].offsetBy(dx: body.frame.x, dy: body.frame.y) == mention.highlight.rects[0])
+        // The mention starts the first line's Arabic text, near its right end.
+        #expect(mention.highlight.rects[0].maxX > body.frame.midX)
+        let hit = centre(mention.highlight.rects[0])
+        #expect(cell.highlight(at: Point(x: 375 - hit.x, y: hit.y)) != mention)  // where a left-to-right cell has it
+    }
 }

@@ -80,7 +80,8 @@ import Testing
         #expect(compared == Self.texts.count * Self.optionSets.count * Self.widths.count)
     }
 
-    /// Cell styles: the feed's, and one with natural line heights, other limits and sizes.
+    /// Cell styles: the feed's (right-to-left posts mirrored), and one with natural line
+    /// heights, other limits and sizes, every cell mirrored.
     static let cellStyles: [FeedCellStyle] = {
         var other = FeedCellStyle()
         other.lineHeightMode = .natural
@@ -89,6 +90,7 @@ import Testing
         other.bodySize = 19
         other.lineSpacing = 0.5
         other.padding = EdgeInsets(top: 5, left: 9, bottom: 11, right: 3)
+        other.direction = .rightToLeft
         return [FeedCellStyle(), other]
     }()
 
@@ -101,7 +103,8 @@ import Testing
             return FeedPost(id: "e\(i)", author: post.author, text: text, quote: post.quote.map { $0 + codes[i % codes.count] }, images: post.images)
         }
         let posts = Array(SampleFeed.posts(count: 150, seed: 7)) + emoticonPosts
-            + [FeedPost(id: "empty", author: "", text: ""), FeedPost(id: "q", author: "a", text: "x", quote: "引用\n\n第二段", images: 9)]
+            + [FeedPost(id: "empty", author: "", text: ""), FeedPost(id: "q", author: "a", text: "x", quote: "引用\n\n第二段", images: 9),
+               FeedCellTests.rtlPost, FeedPost(id: "he", author: "נועה", text: "שבוע טוב לכולם! מי מגיע למפגש ביום שלישי בערב?", images: 1)]
         for style in Self.cellStyles {
             let engine = TextEngine(fonts: Fixtures.engine.fonts)
             let precomputer = FeedPrecomputer(engine: engine, style: style, measureOnly: true, emoticons: try EmoticonTable.bundled())
@@ -126,6 +129,37 @@ import Testing
                 #expect(all == widths.map { try! precomputer.measure(post, width: $0) }, "\(post.id)")
             }
             #expect(many.measurementCount == posts.count * 4)
+        }
+    }
+
+    /// A mirrored spec: the child's frames flipped within the child's own frame (a box
+    /// within itself stays put), nothing else changed: sizes, texts and measurements.
+    @Test func mirroredSpecsFlipFramesOnly() throws {
+        let engine = TextEngine(fonts: Fixtures.engine.fonts)
+        let row = LayoutSpec.stack(StackSpec(axis: .horizontal, spacing: 5, alignment: .center, children: [
+            .box(id: "a", size: Size(width: 20, height: 20), fill: 1),
+            .attributedText(id: "t", text: AttributedText("Mirrored 镜像 مرآة", style: TextStyle(size: 15)), options: LayoutOptions()),
+            .mirrored(.box(id: "b", size: Size(width: 10, height: 30), fill: 2)),
+        ]))
+        let plain = LayoutSpec.inset(EdgeInsets(top: 1, left: 7, bottom: 2, right: 3), .stack(StackSpec(axis: .vertical, spacing: 4, children: [
+            row, .grid(GridSpec(idPrefix: "g", count: 2, columns: 3, spacing: 4, fill: 9)),
+        ])))
+        let solved = try plain.solve(width: 200, engine: engine)
+        #expect(solved.elements.map(\.id) == ["a", "t", "b", "g0", "g1"])
+        #expect(solved.elements[2].frame == Rect(x: 187, y: 1, width: 10, height: 30))
+        let mirrored = try LayoutSpec.mirrored(plain).solve(width: 200, engine: engine)
+        #expect(mirrored.size == solved.size && mirrored.elements.map(\.id) == solved.elements.map(\.id))
+        for (m, p) in zip(mirrored.elements, solved.elements) {
+            #expect(m.frame == Rect(x: 200 - p.frame.maxX, y: p.frame.y, width: p.frame.width, height: p.frame.height), "\(m.id)")
+            #expect(m.text.map(TextMeasurement.init) == p.text.map(TextMeasurement.init))
+        }
+        let (size, texts) = try LayoutSpec.mirrored(plain).measure(width: 200, engine: engine)
+        let plainTexts = try plain.measure(width: 200, engine: engine).texts
+        #expect(size == solved.size && texts == plainTexts)
+        // Nested at an offset: flipped within its own frame, not the whole width.
+        let nested = try LayoutSpec.inset(EdgeInsets(top: 0, left: 50, bottom: 0, right: 0), .mirrored(plain)).solve(width: 250, engine: engine)
+        for (n, p) in zip(nested.elements, solved.elements) {
+            #expect(abs(n.frame.x - (250 - p.frame.maxX)) < 1e-9 && n.frame.y == p.frame.y, "\(n.id)")
         }
     }
 

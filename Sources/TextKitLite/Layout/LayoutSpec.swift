@@ -18,6 +18,11 @@ public indirect enum LayoutSpec: Sendable {
     /// Square boxes in rows of `columns` filling the width (an image grid); ids are
     /// `idPrefix` followed by the index.
     case grid(GridSpec)
+    /// The child flipped left to right within its own frame (a right-to-left cell): a
+    /// horizontal stack's first child ends up on the right, a grid fills from the right and
+    /// left and right insets swap. Only frames move: a text block draws its lines as its
+    /// options align them, and sizes are the child's.
+    case mirrored(LayoutSpec)
 }
 
 /// A grid of equal square boxes.
@@ -114,6 +119,9 @@ private protocol SpecPlacement {
     mutating func setFrame(_ frame: Rect, at index: Int)
     /// Moves the elements placed from `range` by (dx, dy).
     mutating func offset(_ range: Range<Int>, dx: Double, dy: Double)
+    /// Flips the frames of the elements placed from `range` left to right within the
+    /// horizontal span `minX..<maxX`.
+    mutating func mirror(_ range: Range<Int>, minX: Double, maxX: Double)
 }
 
 /// Solving: frames for every element, in drawing order.
@@ -153,6 +161,10 @@ private struct FrameSolver: SpecPlacement {
     mutating func offset(_ range: Range<Int>, dx: Double, dy: Double) {
         for i in range { elements[i].frame = elements[i].frame.offsetBy(dx: dx, dy: dy) }
     }
+
+    mutating func mirror(_ range: Range<Int>, minX: Double, maxX: Double) {
+        for i in range { elements[i].frame.x = minX + (maxX - elements[i].frame.maxX) }
+    }
 }
 
 /// Measuring: each text block's measurement, in order; no frames.
@@ -187,6 +199,7 @@ private struct SpecMeasurer: SpecPlacement {
     mutating func reserveBackground(id: String, fill: UInt8) {}
     mutating func setFrame(_ frame: Rect, at index: Int) {}
     mutating func offset(_ range: Range<Int>, dx: Double, dy: Double) {}
+    mutating func mirror(_ range: Range<Int>, minX: Double, maxX: Double) {}
 }
 
 extension LayoutSpec {
@@ -226,7 +239,7 @@ extension LayoutSpec {
     private var elementCount: Int {
         switch self {
         case .box, .text, .attributedText: 1
-        case .inset(_, let child): child.elementCount
+        case .inset(_, let child), .mirrored(let child): child.elementCount
         case .background(_, _, let child): 1 &+ child.elementCount
         case .stack(let stack): stack.children.reduce(0) { $0 &+ $1.elementCount }
         case .grid(let grid): max(0, grid.count)
@@ -239,7 +252,7 @@ extension LayoutSpec {
         case .box(_, let size, _): size.width
         case .text, .attributedText: nil
         case .inset(let insets, let child): child.fixedWidth.map { $0 + insets.horizontal }
-        case .background(_, _, let child): child.fixedWidth
+        case .background(_, _, let child), .mirrored(let child): child.fixedWidth
         case .grid: nil
         case .stack(let stack):
             stack.axis == .vertical
@@ -274,6 +287,11 @@ extension LayoutSpec {
             return Size(width: width, height: size.height)
         case .stack(let stack):
             return try stack.place(x: x, y: y, width: width, engine: engine, into: &placement)
+        case .mirrored(let child):
+            let start = placement.mark
+            let size = try child.place(x: x, y: y, width: width, engine: engine, into: &placement)
+            placement.mirror(start..<placement.mark, minX: x, maxX: x + size.width)
+            return size
         case .grid(let grid):
             let columns = max(1, grid.columns)
             let rows = (max(0, grid.count) + columns - 1) / columns

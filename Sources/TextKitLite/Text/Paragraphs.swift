@@ -51,4 +51,32 @@ extension ParagraphDirection {
         case .rightToLeft: 1
         }
     }
+
+    /// This direction, or for `auto` the one rules P2–P3 give `text` taken as one
+    /// paragraph (as HTML's `dir="auto"` does): its first strong character's,
+    /// left-to-right when it has none. A feed cell's direction is its body's.
+    public func resolved(for text: String) -> ParagraphDirection {
+        self == .auto ? Self.ofFirstStrongCharacter(in: text.unicodeScalars) ?? .leftToRight : self
+    }
+
+    /// The direction of the first strong character (bidi class L, R or AL) outside isolates
+    /// (rule P2; an isolate ends with its paragraph), nil when there is none.
+    static func ofFirstStrongCharacter(in scalars: some Sequence<Unicode.Scalar>) -> ParagraphDirection? {
+        var depth = 0
+        for scalar in scalars {
+            switch scalar.value {
+            case 0x2066...0x2068: depth += 1
+            case 0x2069: depth = max(0, depth - 1)
+            case 0x0A...0x0D, 0x85, 0x2028, 0x2029: depth = 0  // a paragraph terminator (`Paragraphs.split`)
+            default:
+                guard depth == 0 else { continue }
+                switch UnicodeProperties.bidiClass(scalar.value) {
+                case 0: return .leftToRight
+                case 1, 13: return .rightToLeft
+                default: continue
+                }
+            }
+        }
+        return nil
+    }
 }

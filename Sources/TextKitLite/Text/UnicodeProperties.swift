@@ -220,16 +220,7 @@ enum UnicodeProperties {
     /// isolates, so that its direction (rules P2–P3) is the same however the text goes on.
     static func lastParagraphHasStrongCharacter(_ units: [UInt16]) -> Bool {
         let start = Paragraphs.split(units).last?.content.lowerBound ?? 0
-        var depth = 0
-        for scalar in String(decoding: units[start...], as: UTF16.self).unicodeScalars {
-            switch scalar.value {
-            case 0x2066...0x2068: depth += 1
-            case 0x2069: depth = max(0, depth - 1)
-            default:
-                if depth == 0, [0, 1, 13].contains(tkl_bidi_class(scalar.value)) { return true }
-            }
-        }
-        return false
+        return ParagraphDirection.ofFirstStrongCharacter(in: String(decoding: units[start...], as: UTF16.self).unicodeScalars) != nil
     }
 
     /// The bidi class of a scalar, in ICU's numbering (0 L, 1 R, 13 AL, 9 WS, 18 BN, …).
