@@ -6,19 +6,38 @@ import Foundation
 /// fonts (`withSystemFallback()`), else with the primary font's .notdef glyph.
 public struct FontFallbackChain: Sendable, Hashable {
     /// The fonts, primary first. Never empty.
-    public let fonts: [Font]
+    public var fonts: [Font] { storage.fonts }
     /// Other styles of the chain's families (a bold or italic face): never used for
     /// coverage, only to draw a bold or italic style with a real face instead of a
     /// synthesized one.
-    public let styleFaces: [Font]
-    /// What one-scalar clusters resolved to (no bearing on equality: a function of `fonts`
-    /// and `system`).
-    private let memo = FallbackMemo()
-    /// Installed fonts found for what `fonts` do not cover; nil when not looked for.
-    private let system: SystemFallback?
-    /// Regional faces of the chain's CJK fonts, found for languages (a function of `fonts`
-    /// and `system`).
-    private let languageFaces = LanguageFaces()
+    public var styleFaces: [Font] { storage.styleFaces }
+
+    /// Everything in one object: a chain is copied into every layout, receiver and cache
+    /// key, and each copy then costs one retain, not one per field.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let fonts: [Font]
+        let styleFaces: [Font]
+        /// What one-scalar clusters resolved to (no bearing on equality: a function of
+        /// `fonts` and `system`).
+        let memo = FallbackMemo()
+        /// Installed fonts found for what `fonts` do not cover; nil when not looked for.
+        let system: SystemFallback?
+        /// Regional faces of the chain's CJK fonts, found for languages (a function of
+        /// `fonts` and `system`).
+        let languageFaces = LanguageFaces()
+
+        init(fonts: [Font], styleFaces: [Font], system: SystemFallback?) {
+            self.fonts = fonts
+            self.styleFaces = styleFaces
+            self.system = system
+        }
+    }
+
+    private var memo: FallbackMemo { storage.memo }
+    private var system: SystemFallback? { storage.system }
+    private var languageFaces: LanguageFaces { storage.languageFaces }
 
     /// True when clusters no font of the chain covers are looked for among the machine's
     /// installed fonts (through fontconfig).
@@ -46,9 +65,8 @@ public struct FontFallbackChain: Sendable, Hashable {
                 fonts.append(font)
             }
         }
-        self.fonts = fonts
-        self.styleFaces = styleFaces
-        system = systemFallback ? SystemFallback(excluding: fonts + styleFaces) : nil
+        storage = Storage(fonts: fonts, styleFaces: styleFaces,
+                          system: systemFallback ? SystemFallback(excluding: fonts + styleFaces) : nil)
     }
 
     /// This chain, falling back to the machine's installed fonts for what it does not cover.
@@ -223,7 +241,7 @@ public struct FontFallbackChain: Sendable, Hashable {
     /// Chains are equal when their fonts are and they share their system fallback (its
     /// found fonts are numbered in the order it found them).
     public static func == (a: FontFallbackChain, b: FontFallbackChain) -> Bool {
-        a.fonts == b.fonts && a.styleFaces == b.styleFaces && a.system === b.system
+        a.storage === b.storage || (a.fonts == b.fonts && a.styleFaces == b.styleFaces && a.system === b.system)
     }
 
     public func hash(into hasher: inout Hasher) {
