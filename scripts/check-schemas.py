@@ -40,8 +40,10 @@ def check(lines, schema, what):
 
 measure = validator("measure.schema.json")
 for layout in ["cell", "text"]:
-    out = subprocess.run([tool, "measure", feed, "--layout", layout], capture_output=True, text=True, check=True).stdout
-    check(out.splitlines(), measure, f"measure --layout {layout}")
+    for widths in ["375", "320,375,414,768"]:
+        out = subprocess.run([tool, "measure", feed, "--layout", layout, "--width", widths],
+                             capture_output=True, text=True, check=True).stdout
+        check(out.splitlines(), measure, f"measure --layout {layout} --width {widths}")
 with tempfile.TemporaryDirectory() as directory:
     subprocess.run([tool, "feed", feed, "--out", directory, "--scale", "1"], capture_output=True, check=True)
     check(Path(directory, "layouts.jsonl").read_text().splitlines(), validator("layouts.schema.json"), "feed layouts.jsonl")

@@ -10,19 +10,45 @@ public struct FeedMeasurer: Sendable {
         case cell, text
     }
 
-    /// One post's measurement, as one JSON line.
+    /// One post's measurement, as one JSON line: `{"id", "height", "lines", "lineStarts",
+    /// "truncated"}` at one width, `{"id", "layouts": [{"width", "height", ...}, ...]}` at
+    /// several, in their order.
     public struct Record: Sendable, Equatable, Encodable {
         public var id: JSONID
-        public var height: Double
-        public var lines: Int
-        public var lineStarts: [Int]
-        public var truncated: Bool
+        /// One per width, in the measurer's order.
+        public var layouts: [Layout]
+
+        /// The measurement at one width.
+        public struct Layout: Sendable, Equatable, Encodable {
+            public var width: Double
+            public var height: Double
+            /// The body's lines (of the text alone with `.text`).
+            public var lines: Int
+            /// Where each line starts, in Unicode scalars into the post's text.
+            public var lineStarts: [Int]
+            public var truncated: Bool
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, layouts, height, lines, lineStarts, truncated }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            guard layouts.count == 1, let layout = layouts.first else {
+                return try container.encode(layouts, forKey: .layouts)
+            }
+            try container.encode(layout.height, forKey: .height)
+            try container.encode(layout.lines, forKey: .lines)
+            try container.encode(layout.lineStarts, forKey: .lineStarts)
+            try container.encode(layout.truncated, forKey: .truncated)
+        }
     }
 
     public let precomputer: FeedPrecomputer
     public let subject: Subject
-    public let width: Double
-    private let textOptions: LayoutOptions
+    /// The widths measured at, in output order (never empty).
+    public let widths: [Double]
+    private let maxLines: Int
     private let textStyle: TextStyle
 
     /// A measurer of posts through a precomputer.
@@ -30,35 +56,53 @@ public struct FeedMeasurer: Sendable {
     /// - Parameters:
     ///   - precomputer: measures the posts (its engine, cell style, emoticons and caches).
     ///   - subject: the whole cell, or the post's text alone.
-    ///   - width: the cell width (`.cell`) or the text width (`.text`), in points.
+    ///   - widths: the cell widths (`.cell`) or the text widths (`.text`), in points, in
+    ///     output order; at several, each post is itemized and shaped once for all.
     ///   - maxLines: lines of a text alone before truncation (0: all); a cell's body takes
     ///     its limit from the precomputer's style.
-    public init(precomputer: FeedPrecomputer, subject: Subject, width: Double, maxLines: Int = 0) {
+    /// - Precondition: `widths` is not empty.
+    public init(precomputer: FeedPrecomputer, subject: Subject, widths: [Double], maxLines: Int = 0) {
+        precondition(!widths.isEmpty, "FeedMeasurer needs a width")
         self.precomputer = precomputer
         self.subject = subject
-        self.width = width
-        textOptions = LayoutOptions(width: width, maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing)
+        self.widths = widths
+        self.maxLines = maxLines
         textStyle = TextStyle(size: precomputer.style.bodySize)
     }
 
-    /// Measures one post.
+    /// A measurer at one width (see `init(precomputer:subject:widths:maxLines:)`).
+    public init(precomputer: FeedPrecomputer, subject: Subject, width: Double, maxLines: Int = 0) {
+        self.init(precomputer: precomputer, subject: subject, widths: [width], maxLines: maxLines)
+    }
+
+    /// Measures one post at every width.
     ///
     /// - Throws: what the layout throws for it (`LayoutError`).
     public func measure(_ post: FeedPost) throws -> Record {
-        let measured: TextMeasurement?, height: Double, truncated: Bool
+        let measured: [(body: TextMeasurement?, height: Double, truncated: Bool)]
         switch subject {
         case .cell:
-            let cell = try precomputer.measure(post, width: width)
-            (measured, height, truncated) = (cell.text("body"), cell.height, cell.isTruncated)
+            measured = try precomputer.measure(post, widths: widths).map { ($0.text("body"), $0.height, $0.isTruncated) }
         case .text:
             var style = textStyle
             style.language = post.language
-            let text = try precomputer.engine.measure(precomputer.emoticons.attributed(AttributedText(post.text, style: style)), options: textOptions)
-            (measured, height, truncated) = (text, text.height, text.isTruncated)
+            let text = precomputer.emoticons.attributed(AttributedText(post.text, style: style))
+            let engine = precomputer.engine
+            let options = widths.map { LayoutOptions(width: $0, maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing) }
+            let texts: [TextMeasurement]
+            if options.count == 1 {
+                texts = [try engine.measure(text, options: options[0])]
+            } else {
+                let shaped = try engine.shape(text)  // once, broken at each width
+                texts = try options.map { try engine.measure(shaped, options: $0) }
+            }
+            measured = texts.map { ($0, $0.height, $0.isTruncated) }
         }
-        return Record(id: post.jsonID, height: height, lines: measured?.lineCount ?? 0,
-                      lineStarts: post.text.scalarOffsets(utf16Offsets: measured?.lineStarts ?? []),
-                      truncated: truncated)
+        return Record(id: post.jsonID, layouts: zip(widths, measured).map { width, measured in
+            Record.Layout(width: width, height: measured.height, lines: measured.body?.lineCount ?? 0,
+                          lineStarts: post.text.scalarOffsets(utf16Offsets: measured.body?.lineStarts ?? []),
+                          truncated: measured.truncated)
+        })
     }
 }
 

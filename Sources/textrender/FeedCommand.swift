@@ -81,6 +81,9 @@ struct FeedCommand: ParsableCommand {
         guard scale.isFinite, scale > 0, scale <= 100 else { throw ValidationError("invalid --scale \(scale): must be in (0, 100]") }
         guard maxPixels > 0 else { throw ValidationError("invalid --max-pixels \(maxPixels): must be positive") }
         try feed.validateCellWidth()
+        guard feed.widths.values.count == 1 else {
+            throw ValidationError("invalid --width \(feed.widths.defaultValueDescription): feed draws cells at one width (measure takes several)")
+        }
     }
 
     /// What a worker made of one feed line.

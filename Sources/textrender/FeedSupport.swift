@@ -8,8 +8,12 @@ struct FeedOptions: ParsableArguments {
     @Argument(help: "A JSON Lines feed (one post per line: id, author, text, optional quote and images). Omit or '-' for standard input.")
     var input: String?
 
-    @Option(parsing: .unconditional, help: "Cell width in points.")
-    var width: Double = 375
+    @Option(name: .customLong("width"), parsing: .unconditional,
+            help: ArgumentHelp("Cell width in points; measure takes several, comma-separated (320,375,414,768).", valueName: "points"))
+    var widths: Widths = Widths(values: [375])
+
+    /// The one width of a run at one width (`feed`).
+    var width: Double { widths.values[0] }
 
     @Option(name: .customLong("max-lines"), parsing: .unconditional, help: "Body lines before the expand token (0: all). Default: 6 in feed cells; no limit for measure --layout text.")
     var maxLines: Int?
@@ -27,8 +31,10 @@ struct FeedOptions: ParsableArguments {
     var emoticons: String?
 
     func validate() throws {
-        guard width.isFinite, width > 0, width <= 1e6 else {
-            throw ValidationError("invalid --width \(width): must be a positive number of points up to 1000000")
+        for width in widths.values {
+            guard width.isFinite, width > 0, width <= 1e6 else {
+                throw ValidationError("invalid --width \(width): must be a positive number of points up to 1000000")
+            }
         }
         guard (1...256).contains(jobs) else { throw ValidationError("invalid --jobs \(jobs): must be from 1 to 256") }
         if let maxLines { try validateMaxLines(maxLines) }
@@ -38,7 +44,7 @@ struct FeedOptions: ParsableArguments {
     /// reported for every line.
     func validateCellWidth() throws {
         let padding = cellStyle().padding.left + cellStyle().padding.right
-        guard width > padding else {
+        for width in widths.values where width <= padding {
             throw ValidationError("invalid --width \(width): a cell must be wider than its padding (\(padding) points)")
         }
     }
@@ -82,6 +88,25 @@ struct FeedOptions: ParsableArguments {
         if let maxLines { style.bodyMaxLines = maxLines }
         return style
     }
+}
+
+/// One width or several, comma-separated: "375", "320,375,414,768".
+struct Widths: ExpressibleByArgument {
+    var values: [Double]
+
+    init(values: [Double]) { self.values = values }
+
+    init?(argument: String) {
+        var values: [Double] = []
+        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let value = Double(part.trimmingCharacters(in: .whitespaces)) else { return nil }
+            values.append(value)
+        }
+        guard !values.isEmpty, values.count <= 64 else { return nil }
+        self.values = values
+    }
+
+    var defaultValueDescription: String { values.map { String(format: "%g", $0) }.joined(separator: ",") }
 }
 
 /// Progress on stderr (only when it is a terminal), bad-line reports and the summary line.

@@ -13,6 +13,9 @@ struct MeasureCommand: ParsableCommand {
             whole feed cell (--layout cell; "lines", "lineStarts" and "truncated" are then the
             body's) or of the post's text alone at the full width (--layout text); line starts
             are offsets in Unicode scalars into the text. An integer id stays an integer.
+            With several widths (--width 320,375,414,768) each line is {"id", "layouts":
+            [{"width", "height", "lines", "lineStarts", "truncated"}, ...]} in their order,
+            each equal to a run at that width alone; a post is shaped once for all of them.
             A malformed line is reported on stderr with its line number and skipped.
             Exit status: 0, or 2 when some lines were bad (all good posts are still output).
             """)
@@ -32,7 +35,7 @@ struct MeasureCommand: ParsableCommand {
         // Nothing is drawn: heights, line starts and truncation are measured, not laid out.
         let precomputer = try feed.streamingPrecomputer()
         let engine = precomputer.engine
-        let measurer = FeedMeasurer(precomputer: precomputer, subject: layout, width: feed.width, maxLines: feed.maxLines ?? 0)
+        let measurer = FeedMeasurer(precomputer: precomputer, subject: layout, widths: feed.widths.values, maxLines: feed.maxLines ?? 0)
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)
         var output = JSONLinesWriter()

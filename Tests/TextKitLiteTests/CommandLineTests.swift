@@ -296,6 +296,40 @@ enum TextRenderTool {
         #expect(expand.1["range"] as? [Int] == [0, 3])
     }
 
+    /// `measure --width a,b,c` gives, per post, each width's measurement equal to a run at
+    /// that width alone (cells and texts, with a line limit and several jobs).
+    @Test func measureAtSeveralWidthsEqualsSingleWidthRuns() throws {
+        let feed = Fixtures.temporaryPath("widths.jsonl")
+        let lines = (0..<600).map { SampleFeed.jsonLine(SampleFeed.post($0)) }.joined(separator: "\n")
+        _ = FileManager.default.createFile(atPath: feed, contents: Data(lines.utf8))
+        let widths = ["200", "320", "375", "414", "768"]
+        for extra in [["--layout", "cell"], ["--layout", "text"], ["--layout", "text", "--max-lines", "3", "--jobs", "2"]] {
+            func objects(_ width: String) throws -> [[String: Any]] {
+                let result = try TextRenderTool.run(["measure", feed, "--width", width] + extra)
+                #expect(result.status == 0, "\(result.stderr)")
+                return try result.stdout.split(separator: "\n").map {
+                    try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+                }
+            }
+            let all = try objects(widths.joined(separator: ","))
+            #expect(all.count == 600)
+            for (k, width) in widths.enumerated() {
+                let single = try objects(width)
+                for (post, one) in zip(all, single) {
+                    let layout = try #require((post["layouts"] as? [[String: Any]])?[k])
+                    let what = "\(one["id"] ?? "") at \(width) \(extra)"
+                    #expect(layout.count == 5 && one.count == 5, "\(what)")
+                    #expect(layout["width"] as? Double == Double(width), "\(what)")
+                    #expect(layout["height"] as? Double == one["height"] as? Double, "\(what)")
+                    #expect(layout["lines"] as? Int == one["lines"] as? Int, "\(what)")
+                    #expect(layout["lineStarts"] as? [Int] == one["lineStarts"] as? [Int], "\(what)")
+                    #expect(layout["truncated"] as? Bool == one["truncated"] as? Bool, "\(what)")
+                    #expect("\(post["id"] ?? "")" == "\(one["id"] ?? "")")
+                }
+            }
+        }
+    }
+
     @Test func interruptedFeedLeavesNoHalfWrittenImage() throws {
         let feed = Fixtures.temporaryPath("big.jsonl")
         let lines = (0..<4000).map { SampleFeed.jsonLine(SampleFeed.post($0)) }.joined(separator: "\n")
