@@ -115,6 +115,91 @@ public enum JSONLines {
         bytes.append(0x0A)
     }
 
+    /// Appends a measurement as one JSON line, byte for byte as `append(_:to:)` writes it
+    /// through `JSONEncoder` (sorted keys, numbers and escapes as it writes them), written
+    /// directly: encoding took more time than measuring at several widths.
+    public static func append(_ record: FeedMeasurer.Record, to bytes: inout [UInt8]) {
+        func key(_ name: StaticString) {
+            bytes.append(0x22)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            bytes.append(contentsOf: [0x22, 0x3A])
+        }
+        func measurement(_ layout: FeedMeasurer.Record.Layout, width: Bool) {
+            key("height")
+            number(layout.height, to: &bytes)
+            bytes.append(0x2C)
+            if !width {
+                key("id")
+                id(record.id, to: &bytes)
+                bytes.append(0x2C)
+            }
+            key("lineStarts")
+            bytes.append(0x5B)
+            for (k, start) in layout.lineStarts.enumerated() {
+                if k > 0 { bytes.append(0x2C) }
+                bytes.append(contentsOf: String(start).utf8)
+            }
+            bytes.append(0x5D)
+            bytes.append(0x2C)
+            key("lines")
+            bytes.append(contentsOf: String(layout.lines).utf8)
+            bytes.append(0x2C)
+            key("truncated")
+            bytes.append(contentsOf: layout.truncated ? Array("true".utf8) : Array("false".utf8))
+            if width {
+                bytes.append(0x2C)
+                key("width")
+                number(layout.width, to: &bytes)
+            }
+        }
+        bytes.append(0x7B)
+        if record.layouts.count == 1 {
+            measurement(record.layouts[0], width: false)
+        } else {
+            key("id")
+            id(record.id, to: &bytes)
+            bytes.append(0x2C)
+            key("layouts")
+            bytes.append(0x5B)
+            for (k, layout) in record.layouts.enumerated() {
+                if k > 0 { bytes.append(0x2C) }
+                bytes.append(0x7B)
+                measurement(layout, width: true)
+                bytes.append(0x7D)
+            }
+            bytes.append(0x5D)
+        }
+        bytes.append(contentsOf: [0x7D, 0x0A])
+    }
+
+    /// A number as `JSONEncoder` writes it: the shortest form that reads back the same,
+    /// without a ".0" ending.
+    private static func number(_ value: Double, to bytes: inout [UInt8]) {
+        let text = value.description
+        bytes.append(contentsOf: text.utf8.dropLast(text.hasSuffix(".0") ? 2 : 0))
+    }
+
+    private static func id(_ id: JSONID, to bytes: inout [UInt8]) {
+        guard !id.isInteger else { return bytes.append(contentsOf: id.text.utf8) }
+        bytes.append(0x22)
+        for byte in id.text.utf8 {
+            switch byte {
+            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+            case 0x08: bytes.append(contentsOf: [0x5C, 0x62])
+            case 0x0C: bytes.append(contentsOf: [0x5C, 0x66])
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(0x22)
+    }
+
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

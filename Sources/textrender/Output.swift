@@ -69,6 +69,11 @@ struct JSONLinesWriter {
         if buffer.count > 1 << 16 { try flush() }
     }
 
+    mutating func write(_ record: FeedMeasurer.Record) throws {
+        JSONLines.append(record, to: &buffer)
+        if buffer.count > 1 << 16 { try flush() }
+    }
+
     /// - Throws: `CLIError` naming the file and the reason (see `Output.standardOutput`).
     mutating func flush() throws {
         guard !buffer.isEmpty else { return }
