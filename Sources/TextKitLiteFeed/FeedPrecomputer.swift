@@ -163,8 +163,8 @@ public final class FeedPrecomputer: Sendable {
         return results.map { $0! }
     }
 
-    /// A field of a post styled as its cell shows it, shaped (once per post and field, not
-    /// through the shaped-text cache: a measuring run would only churn it).
+    /// A field of a post styled as its cell shows it, shaped (not through the shaped-text
+    /// cache: a measuring run would only churn it).
     fileprivate func shapedForMeasuring(_ field: Field, of post: FeedPost) -> ShapedText {
         // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
         (try? engine.shape(cell.attributedText(field, field.string(of: post), language: post.language))) ?? (try! engine.shape(""))
@@ -224,22 +224,28 @@ public final class FeedPrecomputer: Sendable {
 
     /// A field of a post measured with the options its spec gives it: a body as it comes
     /// (each post has its own), the texts that recur across posts (author, quote, footer)
-    /// through the measured-text cache, made into attributed texts only on a miss.
-    fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions) -> TextMeasurement {
+    /// through the measured-text cache, made into attributed texts only on a miss. With
+    /// `shaped`, the text is measured by breaking that shaped text instead of being itemized.
+    fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions,
+                             shaped: (() -> ShapedText)? = nil) -> TextMeasurement {
         let string = field.string(of: post)
         // The style was checked at init (`styleError`), the width by `cacheKey`.
-        func text() -> AttributedText { cell.attributedText(field, string, language: post.language) }
-        guard field != .body else { return engine.measureValid(text(), options: options) }
+        func measured() -> TextMeasurement {
+            if let shaped { return engine.measureValid(shaped(), options: options) }
+            return engine.measureValid(cell.attributedText(field, string, language: post.language), options: options)
+        }
+        guard field != .body else { return measured() }
         let key = FieldKey(field: field, text: string, language: post.language, width: options.width)
         if let cached = measuredCache.value(for: key, record: field != .footer) { return cached }
-        let measured = engine.measureValid(text(), options: options)
-        measuredCache.insert(measured, for: key, cost: 96 + string.utf8.count + measured.lineStarts.count * 8)
-        return measured
+        let measurement = measured()
+        measuredCache.insert(measurement, for: key, cost: 96 + string.utf8.count + measurement.lineStarts.count * 8)
+        return measurement
     }
 }
 
-/// The texts of one post, each shaped once on first use and measured again at every width
-/// the cell's measuring spec gives it.
+/// The texts of one post measured at several widths, as at one width (the measured-text
+/// cache for the texts that recur), except that the body and the quote, when measured, are
+/// itemized and shaped once and broken again at every width the cell's spec gives them.
 private final class ShapedPostTexts: SpecTextMeasuring {
     let precomputer: FeedPrecomputer
     let post: FeedPost
@@ -252,9 +258,12 @@ private final class ShapedPostTexts: SpecTextMeasuring {
 
     func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
         guard let field = FeedCellSpec.Field(rawValue: id) else { return try engine.measure(text, options: options) }
-        let shapedText = shaped[field] ?? precomputer.shapedForMeasuring(field, of: post)
-        shaped[field] = shapedText
-        return engine.measureValid(shapedText, options: options)
+        guard field == .body || field == .quote else { return precomputer.measure(field, of: post, options: options) }
+        return precomputer.measure(field, of: post, options: options) {
+            let text = self.shaped[field] ?? self.precomputer.shapedForMeasuring(field, of: self.post)
+            self.shaped[field] = text
+            return text
+        }
     }
 }
 
