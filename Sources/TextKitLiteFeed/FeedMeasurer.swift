@@ -87,16 +87,8 @@ public struct FeedMeasurer: Sendable {
             var style = textStyle
             style.language = post.language
             let text = precomputer.emoticons.attributed(AttributedText(post.text, style: style))
-            let engine = precomputer.engine
-            let options = widths.map { LayoutOptions(width: $0, maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing) }
-            let texts: [TextMeasurement]
-            if options.count == 1 {
-                texts = [try engine.measure(text, options: options[0])]
-            } else {
-                let shaped = try engine.shape(text)  // once, broken at each width
-                texts = try options.map { try engine.measure(shaped, options: $0) }
-            }
-            measured = texts.map { ($0, $0.height, $0.isTruncated) }
+            let options = LayoutOptions(width: widths[0], maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing)
+            measured = try precomputer.engine.measure(text, options: options, widths: widths).map { ($0, $0.height, $0.isTruncated) }
         }
         return Record(id: post.jsonID, layouts: zip(widths, measured).map { width, measured in
             Record.Layout(width: width, height: measured.height, lines: measured.body?.lineCount ?? 0,

@@ -66,13 +66,15 @@ import Testing
             for options in Self.optionSets {
                 // Shaped once, measured again at every width (relayout without shaping).
                 let shaped = try engine.shape(text, direction: options.direction)
-                for width in Self.widths {
+                let atWidths = try engine.measure(text, options: options, widths: Self.widths.map { $0 + options.insets.horizontal })
+                for (w, width) in Self.widths.enumerated() {
                     var options = options
                     options.width = width + options.insets.horizontal
                     let layout = try engine.layout(text, options: options)
                     let measured = try engine.measure(text, options: options)
                     #expect(measured == TextMeasurement(layout), "text \(t) \(string.prefix(30).debugDescription) width \(width) \(options)")
                     #expect(try engine.measure(shaped, options: options) == measured, "shaped text \(t) width \(width) \(options)")
+                    #expect(atWidths[w] == measured, "several widths, text \(t) width \(width) \(options)")
                     compared += 1
                 }
             }

@@ -146,6 +146,15 @@ public enum LayoutError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension LayoutOptions {
+    /// These options at another width.
+    package func at(width: Double) -> LayoutOptions {
+        var options = self
+        options.width = width
+        return options
+    }
+}
+
 extension TextStyle {
     /// The largest accepted point size.
     public static let maximumSize = 100_000.0

@@ -161,6 +161,19 @@ public final class TextEngine: Sendable {
         return measureValid(shaped, options: options)
     }
 
+    /// Measures a text at several widths, each result equal to `measure(_:options:)` with
+    /// `options` at that width: the text is itemized and shaped once, then broken into lines
+    /// at each width (a service measuring for several device widths).
+    ///
+    /// - Throws: `LayoutError` naming the first invalid option (at any width) or style value.
+    public func measure(_ text: AttributedText, options: LayoutOptions, widths: [Double]) throws(LayoutError) -> [TextMeasurement] {
+        for width in widths { try validate(options.at(width: width)) }
+        try validateStyles(of: text)
+        guard widths.count > 1 else { return widths.map { measureValid(text, options: options.at(width: $0)) } }
+        let shaped = ShapedText(text: text, direction: options.direction, fonts: fonts, cache: shapeCache)
+        return widths.map { measureValid(shaped, options: options.at(width: $0)) }
+    }
+
     /// `measure(_:options:)` of a shaped text with options known to be valid.
     package func measureValid(_ shaped: ShapedText, options: LayoutOptions) -> TextMeasurement {
         TextMeasurer.measure(shaped, options: options, engine: self)
