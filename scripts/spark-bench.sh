@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Wall time of measuring one generated feed (default 200,000 posts) by `textrender measure`
+# Wall and CPU time of measuring one generated feed (default 200,000 posts) by `textrender measure`
 # alone, by scripts/spark-measure.sh (local mode; SPARK_MEASURE_MASTER and
 # SPARK_MEASURE_PARTITIONS apply), the same with --jobs 1, and by GNU parallel
 # (--pipepart --keep-order, one block per core), back to back; each output is compared with
@@ -13,6 +13,7 @@ count=${1:-200000} rounds=${2:-1}
 swift build -c release --product textrender 2>&1 | tail -1 >&2
 (cd Fuzz && swift build -c release --product FeedGenerator 2>&1 | tail -1 >&2)
 command -v parallel >/dev/null || { echo "spark-bench: needs GNU parallel (apt-get install parallel)" >&2; exit 1; }
+[[ -x /usr/bin/time ]] || { echo "spark-bench: needs GNU time (apt-get install time)" >&2; exit 1; }
 textrender=$PWD/.build/release/textrender
 
 work=$(mktemp -d)
@@ -20,16 +21,17 @@ trap 'rm -rf "$work"' EXIT
 Fuzz/.build/release/FeedGenerator "$count" > "$work/feed.jsonl"
 echo "$count posts, $(( $(wc -c < "$work/feed.jsonl") / 1048576 )) MB, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-timed() {  # NAME COMMAND...: prints the wall time; the output is in $work/out.jsonl
-    local name=$1 start end
+timed() {  # NAME COMMAND...: prints wall and CPU time (user + system of the processes
+    local name=$1       # waited for); the output is in $work/out.jsonl
     shift
     rm -rf "$work/spark"
-    start=$(date +%s.%N)
-    "$@" > "$work/out.jsonl" 2> "$work/err.txt" || { cat "$work/err.txt" >&2; exit 1; }
-    end=$(date +%s.%N)
-    [[ -d "$work/spark" ]] && cat "$work/spark"/part-* > "$work/out.jsonl"
+    /usr/bin/time -o "$work/time.txt" -f "%e %U %S" "$@" > "$work/out.jsonl" 2> "$work/err.txt" \
+        || { cat "$work/err.txt" >&2; exit 1; }
+    local spark=0
+    [[ -d "$work/spark" ]] && { spark=1; cat "$work/spark"/part-* > "$work/out.jsonl"; }
     [[ -f "$work/cli.jsonl" ]] && { cmp -s "$work/out.jsonl" "$work/cli.jsonl" || { echo "spark-bench: $name: output differs" >&2; exit 1; }; }
-    awk -v n="$name" -v s="$start" -v e="$end" 'BEGIN { printf "%-52s %7.1f s\n", n, e - s }'
+    # Spark's JVM is not waited for by its Python driver: its CPU time is not counted.
+    awk -v n="$name" -v spark="$spark" '{ printf "%-52s %7.1f s wall %11s\n", n, $1, spark ? "" : sprintf("%.1f s CPU", $2 + $3) }' "$work/time.txt"
 }
 
 for ((round = 1; round <= rounds; round++)); do
