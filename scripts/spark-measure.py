@@ -65,8 +65,13 @@ def main():
         # a last line without "\n" is kept, and the line's bytes are read as they are (the
         # cast to binary), so a line of invalid UTF-8 is not silently repaired. One file is
         # read in order: its splits are partitions in file order, each split's lines in order.
-        lines = spark.read.option("lineSep", "\n").text(feed) \
+        # The path is taken literally, not as a glob of several files (whose order Spark does
+        # not keep).
+        literal = "".join("\\" + c if c in "\\{}[]*?" else c for c in feed)
+        lines = spark.read.option("lineSep", "\n").text(literal) \
             .select(col("value").cast("binary")).rdd.map(lambda row: line_text(row[0]))
+        if lines.getNumPartitions() == 0:  # an empty feed: still one (empty) part file
+            lines = spark.sparkContext.parallelize([], 1)
 
         status = 'status=0; "$@" || status=$?; [ "$status" = 2 ] && { echo "%s"; exit 0; }; exit "$status"' % BAD_LINES_MARKER
         command = shlex.join(["/bin/sh", "-c", status, "sh", textrender, "measure", "-", *options])

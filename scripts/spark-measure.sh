@@ -74,7 +74,17 @@ if ! errors=$("$textrender" measure - "$@" < /dev/null 2>&1 > /dev/null); then
     exit 1
 fi
 
+# Hadoop refuses a ":" in a file's path: the feed is then read through a link without one.
+feed=$(realpath "$feed") outdir=$(realpath -m "$outdir")
+[[ "$outdir" != *:* ]] || { echo "spark-measure: $outdir: Hadoop cannot write a path with ':'" >&2; exit 1; }
+if [[ "$feed" == *:* ]]; then
+    link=$(mktemp -d)
+    trap 'rm -rf "$link"' EXIT
+    ln -s "$feed" "$link/feed.jsonl"
+    feed="$link/feed.jsonl"
+fi
+
 export SPARK_MEASURE_MASTER="${SPARK_MEASURE_MASTER:-local[*]}"
 export PYSPARK_PYTHON="$venv/bin/python" PYSPARK_DRIVER_PYTHON="$venv/bin/python"
 export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
-exec "$venv/bin/python" "$root/scripts/spark-measure.py" "$textrender" "$(realpath "$feed")" "$(realpath -m "$outdir")" "$@"
+"$venv/bin/python" "$root/scripts/spark-measure.py" "$textrender" "$feed" "$outdir" "$@"
