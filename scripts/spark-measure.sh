@@ -38,9 +38,11 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "$@" >/dev/null
 }
 
-# Java 17 or newer (Spark 4 needs 17).
-java_major() { java -version 2>&1 | awk -F'"' '/version/ { split($2, v, "."); print v[1]; exit }'; }
-if ! command -v java >/dev/null 2>&1 || (( $(java_major || echo 0) < 17 )); then
+# Java 17 or newer (Spark 4 needs 17): the one Spark runs, JAVA_HOME's or the first on PATH.
+java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+major=$("$java" -version 2>&1 | awk -F'"' '/version/ { split($2, v, "."); print v[1]; exit }' || true)
+[[ "$major" =~ ^[0-9]+$ ]] || major=0
+if ((major < 17)); then
     jvm="/usr/lib/jvm/java-17-openjdk-$(dpkg --print-architecture)"
     [[ -x "$jvm/bin/java" ]] || apt_install openjdk-17-jre-headless
     export JAVA_HOME="$jvm" PATH="$jvm/bin:$PATH"
