@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing and runs the test suite: the full suite, then the concurrency,
 # feed and rendering suites under Thread Sanitizer and Address Sanitizer, bounded fuzz
-# runs (text for 60 s, then damaged fonts for 30 s), and the bounded-memory check (peak
-# RSS of `textrender measure` over 20,000 and 200,000 posts). TEXTKITLITE_QUICK=1 runs
+# runs (text for 60 s, then damaged fonts for 30 s), the bounded-memory check (peak
+# RSS of `textrender measure` over 20,000 and 200,000 posts), and Spark and GNU parallel
+# measuring 20,000 posts byte for byte as one `textrender measure` does. TEXTKITLITE_QUICK=1 runs
 # the plain suite only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,3 +47,6 @@ fi
 
 echo "== bounded memory" >&2
 MAX_RATIO=1.5 scripts/memory.sh 20000 200000
+
+echo "== Spark and GNU parallel against measure" >&2
+scripts/spark-test.sh
