@@ -191,4 +191,26 @@ import Testing
         }
         #expect(try TextRenderer().render(layout, options: RenderOptions(maxPixels: limit, inkOverflow: .clip)).bitmap != nil)
     }
+
+    @Test func renderJSONReportsInkBounds() throws {
+        let result = try TextRenderTool.run(["render", "بِسْمِ اللَّهِ", "--font-size", "40", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let ink = try #require(json["inkBounds"] as? [String: Double])
+        #expect(Set(ink.keys) == ["x", "y", "width", "height"])
+        #expect(try #require(ink["y"]) < 0)
+        let height = try #require(json["height"] as? Double)
+        #expect(try #require(ink["y"]) + (try #require(ink["height"])) > height)
+    }
+
+    @Test func exactBoxFlagKeepsTheBox() throws {
+        let grown = Fixtures.temporaryPath("ink-grown.pgm"), exact = Fixtures.temporaryPath("ink-exact.pgm")
+        let text = "بِسْمِ اللَّهِ"
+        #expect(try TextRenderTool.run(["render", text, "--font-size", "40", "--output", grown]).status == 0)
+        #expect(try TextRenderTool.run(["render", text, "--font-size", "40", "--exact-box", "--output", exact]).status == 0)
+        let a = try Bitmap(pgm: Array(try Data(contentsOf: URL(fileURLWithPath: grown))))
+        let b = try Bitmap(pgm: Array(try Data(contentsOf: URL(fileURLWithPath: exact))))
+        #expect(b.width == 375 && b.height == 47)
+        #expect(a.height > b.height + 10)
+    }
 }
