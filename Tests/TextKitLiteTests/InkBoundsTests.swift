@@ -181,6 +181,19 @@ import Testing
         }
     }
 
+    @Test func aTextTaskGivenASizeDrawsIntoThatSize() async throws {
+        let layout = try Self.layout(Self.cases[0])
+        let renderer = AsyncRenderer(inlineGlyphLimit: 0)
+        var task = try DisplayTask.text(layout)
+        task.height += 0  // set: the bitmap is width × height, the layout at its origin
+        let outcome: DisplayOutcome = await withCheckedContinuation { continuation in
+            task.didDisplay = { _, outcome in continuation.resume(returning: outcome) }
+            renderer.display(task, on: RenderTarget(name: "sized"))
+        }
+        let exact = try TextRenderer().render(layout, options: RenderOptions(inkOverflow: .clip))
+        #expect(outcome.bitmap == exact.bitmap && outcome.originX == 0 && outcome.originY == 0)
+    }
+
     @Test func aGrownBitmapOverTheLimitIsRefused() throws {
         let layout = try Self.layout(Self.cases[0])
         let box = TextRenderer().box(of: layout, options: RenderOptions())
