@@ -88,6 +88,10 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Draw line boxes and baselines over the text.")
     var debug = false
 
+    @Flag(name: .customLong("exact-box"), help: ArgumentHelp(
+        "Make the image exactly the layout's box, cutting ink outside it (by default the image grows to hold stacked marks, italic overhangs and other ink past the box)."))
+    var exactBox = false
+
     @Flag(help: "Render through the asynchronous engine (same output).")
     var async = false
 
@@ -189,7 +193,8 @@ struct RenderCommand: ParsableCommand {
             throw ExitCode.validationFailure
         }
         if let output {
-            let renderOptions = RenderOptions(scale: scale, debug: debug, maxPixels: maxPixels)
+            let renderOptions = RenderOptions(scale: scale, debug: debug, maxPixels: maxPixels,
+                                              inkOverflow: exactBox ? .clip : .include)
             do {
                 let bitmap: Bitmap
                 if async || cancelAfterLines != nil {
@@ -293,6 +298,9 @@ struct LayoutReport: Encodable {
 
     var width: Double
     var height: Double
+    /// The layout's ink bounds (points, layout coordinates; may reach past the box), absent
+    /// when nothing is inked.
+    var inkBounds: Rect?
     var measuredWidth: Double
     var lineCount: Int
     var truncated: Bool
@@ -312,6 +320,7 @@ struct LayoutReport: Encodable {
     init(_ layout: TextLayout) {
         width = layout.size.width
         height = layout.size.height
+        inkBounds = layout.inkBounds
         measuredWidth = layout.measuredWidth
         lineCount = layout.lineCount
         truncated = layout.isTruncated

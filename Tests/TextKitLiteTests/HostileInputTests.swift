@@ -4,7 +4,8 @@ import Testing
 
 /// Huge, degenerate and malicious inputs through layout and rendering: each gets a correct
 /// result of bounded size (every character in exactly one line, in order; lines within the
-/// width unless they hold one unbreakable cluster; bitmaps of ceil(size × scale) pixels),
+/// width unless they hold one unbreakable cluster; exact-box bitmaps of ceil(size × scale)
+/// pixels, held by the default ones, grown by ink outside the box),
 /// and regressions of what the fuzzer (Fuzz/, scripts/fuzz.sh) found.
 @Suite struct HostileInputTests {
     // MARK: Invariants
@@ -41,14 +42,26 @@ import Testing
         }
     }
 
-    /// Renders at `scale` and checks the bitmap is ceil(size × scale) pixels.
+    /// Renders at `scale` and checks the exact box's bitmap (`inkOverflow: .clip`) is
+    /// ceil(size × scale) pixels, and the default one holds it, grown by the ink outside.
+    ///
+    /// - Returns: the exact box's bitmap.
     @discardableResult
     func render(_ layout: TextLayout, scale: Double = 1, sourceLocation: SourceLocation = #_sourceLocation) throws -> Bitmap {
-        let outcome = try TextRenderer().render(layout, options: RenderOptions(scale: scale))
+        let outcome = try TextRenderer().render(layout, options: RenderOptions(scale: scale, inkOverflow: .clip))
         let bitmap = try #require(outcome.bitmap, sourceLocation: sourceLocation)
         #expect(outcome.linesDrawn == layout.lineCount, sourceLocation: sourceLocation)
         #expect(bitmap.width == Int((layout.size.width * scale - 1e-6).rounded(.up)), sourceLocation: sourceLocation)
         #expect(bitmap.height == Int((layout.size.height * scale - 1e-6).rounded(.up)), sourceLocation: sourceLocation)
+        let grown = try TextRenderer().render(layout, options: RenderOptions(scale: scale))
+        let all = try #require(grown.bitmap, sourceLocation: sourceLocation)
+        let (x0, y0) = (grown.originX, grown.originY)
+        #expect(x0 >= 0 && y0 >= 0 && all.width >= x0 + bitmap.width && all.height >= y0 + bitmap.height, sourceLocation: sourceLocation)
+        let cut = (0..<bitmap.height).allSatisfy { row in
+            all.pixels[(row + y0) * all.width + x0 ..< (row + y0) * all.width + x0 + bitmap.width]
+                == bitmap.pixels[row * bitmap.width ..< (row + 1) * bitmap.width]
+        }
+        #expect(cut, "the grown bitmap cut to the box is the exact box's", sourceLocation: sourceLocation)
         return bitmap
     }
 

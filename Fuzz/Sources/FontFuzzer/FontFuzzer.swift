@@ -26,7 +26,7 @@ struct FontFuzzerMain {
 ///    hold for its layouts: every unit in one line, finite positions, shape once and break
 ///    again gives the same lines, measure-only and `TextEngine.measure` agree with the
 ///    layout, and renders at 1× and 2× are the exact size or refused by the pixel limit,
-///    deterministic.
+///    deterministic, and grown by ink overflow only around the exact box's pixels.
 /// Traps, AddressSanitizer reports, runs over the time limit and memory over the limit
 /// are found by libFuzzer itself.
 enum FontFuzzer {

@@ -104,14 +104,47 @@ public enum Invariants {
         return shaped
     }
 
-    /// The bitmap is ceil(size × scale) pixels, or the render refuses it with
-    /// `bitmapTooLarge` exactly when that exceeds `maxPixels`; rendering is deterministic
-    /// (the second render draws from the glyph cache); a text without glyphs leaves the
-    /// background untouched.
+    /// With `inkOverflow: .clip`, the bitmap is ceil(size × scale) pixels, or the render
+    /// refuses it with `bitmapTooLarge` exactly when that exceeds `maxPixels`; rendering is
+    /// deterministic (the second render draws from the glyph cache); a text without glyphs
+    /// leaves the background untouched. By default (`.include`) the bitmap is that box grown
+    /// by the ink outside it: it holds the box with the layout's origin inside, and cut to
+    /// the box it is the `.clip` bitmap, pixel for pixel (or it is refused as over the limit,
+    /// no smaller than the box).
     ///
-    /// - Returns: the bitmap, nil when the render refused it.
+    /// - Returns: the `.clip` bitmap, nil when the render refused it.
     @discardableResult
     public static func checkRender(_ layout: TextLayout, renderer: TextRenderer, options: RenderOptions) -> Bitmap? {
+        var exactBox = options
+        exactBox.inkOverflow = .clip
+        guard let bitmap = checkExactBoxRender(layout, renderer: renderer, options: exactBox) else { return nil }
+        var grownOptions = options
+        grownOptions.inkOverflow = .include
+        let grown: RenderOutcome
+        do {
+            grown = try renderer.render(layout, options: grownOptions)
+        } catch .bitmapTooLarge(let width, let height, let limit) {
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            require(width >= bitmap.width && height >= bitmap.height && (overflow || pixels > limit),
+                    "refused a \(width)×\(height) bitmap (box \(bitmap.width)×\(bitmap.height), limit \(limit))")
+            return bitmap
+        } catch {
+            fail("render with ink overflow failed: \(error)")
+        }
+        guard let drawn = grown.bitmap else { fail("render without cancellation gave no bitmap") }
+        let (x0, y0) = (grown.originX, grown.originY)
+        require(x0 >= 0 && y0 >= 0 && drawn.width >= x0 + bitmap.width && drawn.height >= y0 + bitmap.height,
+                "a \(drawn.width)×\(drawn.height) bitmap with its origin at (\(x0), \(y0)) does not hold the \(bitmap.width)×\(bitmap.height) box")
+        require(drawn.width * drawn.height <= options.maxPixels, "grown bitmap over the pixel limit")
+        for row in 0..<bitmap.height {
+            let start = (row + y0) * drawn.width + x0
+            require(same(Array(drawn.pixels[start..<start + bitmap.width]), Array(bitmap.pixels[row * bitmap.width..<(row + 1) * bitmap.width])),
+                    "row \(row) of the grown bitmap, cut to the box, differs from the exact box's")
+        }
+        return bitmap
+    }
+
+    private static func checkExactBoxRender(_ layout: TextLayout, renderer: TextRenderer, options: RenderOptions) -> Bitmap? {
         let exactWidth = layout.size.width * options.scale, exactHeight = layout.size.height * options.scale
         func matches(_ pixels: Int, _ exact: Double) -> Bool {
             Double(pixels) >= exact - epsilon && Double(pixels) < exact + 1
@@ -121,6 +154,7 @@ public enum Invariants {
             let outcome = try renderer.render(layout, options: options)
             guard let drawn = outcome.bitmap else { fail("render without cancellation gave no bitmap") }
             require(outcome.linesDrawn == layout.lineCount, "drew \(outcome.linesDrawn) of \(layout.lineCount) lines")
+            require(outcome.originX == 0 && outcome.originY == 0, "the exact box moved the origin")
             bitmap = drawn
         } catch .bitmapTooLarge(let width, let height, let limit) {
             require(matches(width, exactWidth) && matches(height, exactHeight),

@@ -31,10 +31,11 @@ struct LayoutFuzzerMain {
 ///    measure-only layout has the lines, frames and size of the full one; * measuring
 ///    (`TextEngine.measure`, no lines made) gives the layout's height, line starts and
 ///    truncation to the bit.
-/// 5. * The bitmap is ceil(size × scale) pixels, or the render refuses it with
-///    `bitmapTooLarge` exactly when that exceeds `maxPixels`; rendering is deterministic;
-///    a text without glyphs leaves the background untouched; cancelling after k lines
-///    draws k lines and gives no bitmap.
+/// 5. * The exact box's bitmap (`inkOverflow: .clip`) is ceil(size × scale) pixels, or the
+///    render refuses it with `bitmapTooLarge` exactly when that exceeds `maxPixels`;
+///    rendering is deterministic; a text without glyphs leaves the background untouched;
+///    the default bitmap holds the box and, cut to it, is the exact box's; cancelling after
+///    k lines draws k lines and gives no bitmap.
 /// 6. With the feed flag, the text is parsed as a JSON Lines post (which may fail with a
 ///    `FeedLineError`, never crash) and laid out as a feed cell, whose measurement
 ///    (`FeedPrecomputer.measure`) agrees with the layout to the bit; with the PGM flag, it is
@@ -125,8 +126,10 @@ enum LayoutFuzzer {
 
     /// Invariant 5.
     static func checkRender(_ layout: TextLayout, fuzzCase: FuzzCase) {
-        let options = fuzzCase.renderOptions
+        var options = fuzzCase.renderOptions
         guard Invariants.checkRender(layout, renderer: renderer, options: options) != nil else { return }
+        // The exact box fits the pixel limit (checked above); the box grown by ink may not.
+        options.inkOverflow = .clip
         if let cancelAt = fuzzCase.cancelAfterLines, cancelAt < layout.lineCount {
             var asked = 0
             let outcome = try? renderer.render(layout, options: options, isCancelled: {

@@ -7,10 +7,10 @@
 /// 3. `didDisplay`, on the callback queue, with the outcome: a bitmap when the work
 ///    finished, none when it was cancelled or failed.
 public struct DisplayTask: Sendable {
-    /// Bitmap width in pixels.
-    public var width: Int
-    /// Bitmap height in pixels.
-    public var height: Int
+    /// Bitmap width in pixels (a text task's: its layout's box; see `text`).
+    public var width: Int { didSet { textFrame = nil } }
+    /// Bitmap height in pixels (a text task's: its layout's box; see `text`).
+    public var height: Int { didSet { textFrame = nil } }
     /// Gray level the bitmap is filled with before `display` draws.
     public var background: UInt8
     /// A bitmap with more pixels fails with `RenderError.bitmapTooLarge`.
@@ -22,6 +22,10 @@ public struct DisplayTask: Sendable {
     public var display: @Sendable (_ bitmap: inout Bitmap, _ isCancelled: () -> Bool) -> Void
     /// Called on the callback queue once per request, with the outcome.
     public var didDisplay: @Sendable (RenderTarget, DisplayOutcome) -> Void
+    /// A text task's bitmap, found on the worker: its box grown by the ink outside it
+    /// (`TextRenderer.frame`), in the box's pixel coordinates. nil: `width × height` at the
+    /// origin (any other task, or a text task whose size was set).
+    private var textFrame: (@Sendable () -> PixelFrame)?
 
     /// Creates a task that draws into a bitmap of the given size.
     ///
@@ -48,10 +52,15 @@ public struct DisplayTask: Sendable {
         self.didDisplay = didDisplay
     }
 
-    /// A task that draws a text layout, as `TextRenderer.render` does (same pixels).
+    /// A task that draws a text layout, as `TextRenderer.render` does (same pixels, same
+    /// bitmap size): `width` and `height` are the layout's box at `options.scale`, and the
+    /// bitmap grows to the ink outside it on the worker unless `options.inkOverflow` is
+    /// `.clip` (`DisplayOutcome.originX`, `originY` tell where the layout's origin lies).
+    /// Setting `width` or `height` draws into a bitmap of exactly that size instead; a
+    /// `display` wrapping the task's own keeps the grown bitmap.
     ///
     /// - Parameters:
-    ///   - layout: the text to draw; the bitmap has its size at `options.scale`.
+    ///   - layout: the text to draw.
     ///   - options: scale, background, debug overlay, size limit.
     ///   - renderer: the renderer (and so the glyph cache) to draw with.
     ///   - lineDrawn: called on the worker after each line with its index (a progress and test hook).
@@ -65,27 +74,37 @@ public struct DisplayTask: Sendable {
         didDisplay: @escaping @Sendable (RenderTarget, DisplayOutcome) -> Void = { _, _ in }
     ) throws(RenderError) -> DisplayTask {
         try options.validate()
-        return DisplayTask(
-            width: options.pixels(layout.size.width), height: options.pixels(layout.size.height),
+        let box = renderer.box(of: layout, options: options)
+        var task = DisplayTask(
+            width: box.width, height: box.height,
             background: options.background, maxPixels: options.maxPixels, willDisplay: willDisplay,
             display: { bitmap, isCancelled in
-                renderer.draw(layout, into: &bitmap, x: 0, y: 0, options: options,
-                              isCancelled: isCancelled, lineDrawn: lineDrawn)
+                // The bitmap `perform` made of the frame (found again: the same pixels), or one
+                // of another size (set by the caller), drawn into at the origin.
+                let frame = options.inkOverflow == .include ? renderer.frame(of: layout, options: options) : box
+                let fits = bitmap.width == frame.width && bitmap.height == frame.height
+                renderer.draw(layout, into: &bitmap, x: 0, y: 0, shiftX: fits ? -frame.minX : 0, shiftY: fits ? -frame.minY : 0,
+                              options: options, isCancelled: isCancelled, lineDrawn: lineDrawn)
             },
             didDisplay: didDisplay)
+        if options.inkOverflow == .include {
+            task.textFrame = { renderer.frame(of: layout, options: options) }
+        }
+        return task
     }
 
     /// Runs the drawing part: checks for cancellation before starting and after drawing.
     func perform(isCancelled: () -> Bool) -> DisplayWork {
         if isCancelled() { return .cancelled }
+        let frame = textFrame?() ?? PixelFrame(minX: 0, minY: 0, maxX: width, maxY: height)
         var bitmap: Bitmap
         do {
-            bitmap = try Bitmap(width: width, height: height, fill: background, maxPixels: maxPixels)
+            bitmap = try Bitmap(width: frame.width, height: frame.height, fill: background, maxPixels: maxPixels)
         } catch {
             return .failed(error)
         }
         display(&bitmap, isCancelled)
-        return isCancelled() ? .cancelled : .drawn(bitmap)
+        return isCancelled() ? .cancelled : .drawn(bitmap, originX: -frame.minX, originY: -frame.minY)
     }
 }
 
@@ -95,6 +114,17 @@ public struct DisplayOutcome: Sendable {
     public let bitmap: Bitmap?
     /// Why the request failed (the bitmap could not be made); nil when it finished or was cancelled.
     public let error: RenderError?
+    /// Where the layout's origin lies in the bitmap, in pixels from its left and top edges:
+    /// 0 unless a text task's ink overflows its box to the left or above (see `DisplayTask.text`).
+    public let originX: Int
+    public let originY: Int
+
+    init(bitmap: Bitmap?, error: RenderError?, originX: Int = 0, originY: Int = 0) {
+        self.bitmap = bitmap
+        self.error = error
+        self.originX = originX
+        self.originY = originY
+    }
 
     /// True when the request finished and its bitmap became the target's contents; false when
     /// it was cancelled (superseded, or the target was cancelled) or failed.
@@ -108,7 +138,7 @@ public struct DisplayOutcome: Sendable {
 
 /// What the background part of a request produced, before the commit on the callback queue.
 enum DisplayWork: Sendable {
-    case drawn(Bitmap)
+    case drawn(Bitmap, originX: Int, originY: Int)
     case cancelled
     case failed(RenderError)
 }

@@ -83,11 +83,11 @@ public final class RenderTarget: Sendable, Identifiable, CustomStringConvertible
         switch work {
         case .cancelled: return .cancelled
         case .failed(let error): return DisplayOutcome(bitmap: nil, error: error)
-        case .drawn(let bitmap):
+        case .drawn(let bitmap, let originX, let originY):
             return state.withLock { state in
                 guard sentinel.isCurrent(generation) else { return .cancelled }
                 state.contents = bitmap
-                return DisplayOutcome(bitmap: bitmap, error: nil)
+                return DisplayOutcome(bitmap: bitmap, error: nil, originX: originX, originY: originY)
             }
         }
     }

@@ -163,6 +163,28 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
                                  strikethroughThickness: Double(decorations.strikeoutThickness) * scale)
     }
 
+    /// A glyph's ink box at a point size, relative to its pen position on the baseline (points,
+    /// y downward), as the renderer draws it: the unhinted outline (or color bitmap) box from
+    /// HarfBuzz, sheared by synthetic oblique (x += slant × height above the baseline) and
+    /// grown right and up by synthetic bold, as FreeType's emboldening grows it. nil for a
+    /// glyph without ink. A box, so a sheared glyph's is larger than its ink, and a color
+    /// bitmap's includes its transparent margin; hinting and the renderer's snapping of
+    /// baselines and offsets move the drawn pixels by up to two pixels.
+    public func inkBox(glyph: UInt32, size: Double) -> Rect? {
+        guard let e = harfBuzz.inkExtents(glyph) else { return nil }
+        var (xMin, yMin, xMax, yMax) = (Double(e.xMin), Double(e.yMin), Double(e.xMax), Double(e.yMax))
+        if synthesis.slanted, !isColor {
+            (xMin, xMax) = (xMin + FontSynthesis.slant * yMin, xMax + FontSynthesis.slant * yMax)
+        }
+        if synthesis.emboldened {
+            let strength = Double(unitsPerEm) * FontSynthesis.emboldening
+            xMax += strength
+            yMax += strength
+        }
+        let scale = size / Double(unitsPerEm)
+        return Rect(x: xMin * scale, y: -yMax * scale, width: (xMax - xMin) * scale, height: (yMax - yMin) * scale)
+    }
+
     /// True when the font's character map has a glyph for the scalar.
     public func covers(_ scalar: Unicode.Scalar) -> Bool { harfBuzz.glyph(for: scalar.value) != nil }
 

@@ -49,6 +49,25 @@ struct GlyphImage: Sendable {
         return GlyphImage(width: newWidth, height: newHeight, left: left, top: top + r, coverage: newCoverage, luminance: newLuminance)
     }
 
+    /// The smallest rectangle of the mask holding every pixel of non-zero coverage, in the
+    /// mask's pixels (FreeType's masks may have blank rows and columns at their edges); nil
+    /// when nothing is covered.
+    ///
+    /// - Complexity: O(width × height).
+    func coveredRect() -> (x: Int, y: Int, width: Int, height: Int)? {
+        var minX = width, minY = height, maxX = -1, maxY = -1
+        for row in 0..<height {
+            let start = row * width
+            guard let first = coverage[start..<start + width].firstIndex(where: { $0 != 0 }),
+                  let last = coverage[start..<start + width].lastIndex(where: { $0 != 0 }) else { continue }
+            minX = min(minX, first - start)
+            maxX = max(maxX, last - start)
+            if maxY < 0 { minY = row }
+            maxY = row
+        }
+        return maxY < 0 ? nil : (minX, minY, maxX - minX + 1, maxY - minY + 1)
+    }
+
     /// Memory held by the pixel planes, used to bound the glyph cache.
     var byteCount: Int { coverage.count + (luminance?.count ?? 0) + 48 }
 }

@@ -63,6 +63,16 @@ final class HarfBuzzFont: @unchecked Sendable {
         return hb_font_get_nominal_glyph(font, scalar, &glyph) != 0 ? glyph : nil
     }
 
+    /// A glyph's ink box in font units, y up: the outline's bounds (or a color bitmap's box,
+    /// as HarfBuzz reads it from CBDT), unhinted; nil for a glyph without ink (a space).
+    func inkExtents(_ glyph: UInt32) -> (xMin: Int32, yMin: Int32, xMax: Int32, yMax: Int32)? {
+        var extents = hb_glyph_extents_t()
+        guard hb_font_get_glyph_extents(font, glyph, &extents) != 0, extents.width != 0, extents.height != 0 else { return nil }
+        let (x0, x1) = (extents.x_bearing, extents.x_bearing &+ extents.width)
+        let (y0, y1) = (extents.y_bearing &+ extents.height, extents.y_bearing)
+        return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    }
+
     /// Ascender, descender (positive, downward) and line gap, in font units.
     func verticalMetrics() -> (ascender: Int32, descender: Int32, lineGap: Int32) {
         var ascender: hb_position_t = 0, descender: hb_position_t = 0, gap: hb_position_t = 0

@@ -11,12 +11,18 @@ public struct RenderOptions: Sendable, Hashable {
     public var debug: Bool
     /// A bitmap with more pixels than this is refused with `RenderError.bitmapTooLarge`.
     public var maxPixels: Int
+    /// What `TextRenderer.render` does with ink outside the layout's box (stacked marks
+    /// above the first line, an italic overhang left of x = 0): by default the bitmap grows
+    /// to hold it; `.clip` keeps the bitmap to the box.
+    public var inkOverflow: InkOverflow
 
-    public init(scale: Double = 1, background: UInt8 = 255, debug: Bool = false, maxPixels: Int = RenderOptions.defaultMaxPixels) {
+    public init(scale: Double = 1, background: UInt8 = 255, debug: Bool = false, maxPixels: Int = RenderOptions.defaultMaxPixels,
+                inkOverflow: InkOverflow = .include) {
         self.scale = scale
         self.background = background
         self.debug = debug
         self.maxPixels = maxPixels
+        self.inkOverflow = inkOverflow
     }
 
     /// Checks the scale and the pixel limit.
@@ -33,4 +39,14 @@ public struct RenderOptions: Sendable, Hashable {
         guard value.isFinite, value < Double(Int32.max) else { return Int(Int32.max) }
         return max(0, Int(value))
     }
+}
+
+/// Ink outside a layout's box, in a rendered bitmap.
+public enum InkOverflow: String, Sendable, Hashable, CaseIterable {
+    /// The bitmap is the box grown to every inked pixel (the union of the box and the drawn
+    /// ink, whole pixels), with the layout's origin offset inside it
+    /// (`RenderOutcome.originX`, `originY`); a bitmap whose ink fits the box is the box.
+    case include
+    /// The bitmap is exactly the box (its size × scale, rounded up); ink outside is cut.
+    case clip
 }

@@ -4,8 +4,36 @@ public struct RenderOutcome: Sendable {
     public let bitmap: Bitmap?
     /// Lines drawn before finishing or stopping.
     public let linesDrawn: Int
+    /// Where the layout's origin lies in the bitmap, in pixels from its left and top edges:
+    /// 0 unless ink overflows the box to the left or above (`RenderOptions.inkOverflow`).
+    public let originX: Int
+    public let originY: Int
 
     public var isCancelled: Bool { bitmap == nil }
+
+    init(bitmap: Bitmap?, linesDrawn: Int, originX: Int = 0, originY: Int = 0) {
+        self.bitmap = bitmap
+        self.linesDrawn = linesDrawn
+        self.originX = originX
+        self.originY = originY
+    }
+}
+
+/// A rectangle of whole pixels (from `minX`, `minY` up to, not including, `maxX`, `maxY`).
+struct PixelFrame: Equatable, Sendable {
+    var minX: Int, minY: Int, maxX: Int, maxY: Int
+
+    var width: Int { maxX - minX }
+    var height: Int { maxY - minY }
+
+    /// Grows to hold a non-empty rectangle.
+    mutating func include(x: Int, y: Int, width: Int, height: Int) {
+        guard width > 0, height > 0 else { return }
+        minX = min(minX, x)
+        minY = min(minY, y)
+        maxX = max(maxX, x + width)
+        maxY = max(maxY, y + height)
+    }
 }
 
 /// Draws text layouts into 8-bit grayscale bitmaps with FreeType glyphs: antialiased, at
@@ -21,7 +49,9 @@ public struct TextRenderer: Sendable {
         self.glyphCache = glyphCache
     }
 
-    /// Renders a layout into a new bitmap of the layout's size at `options.scale`.
+    /// Renders a layout into a new bitmap of the layout's size at `options.scale`, grown to
+    /// every pixel of ink outside it unless `options.inkOverflow` is `.clip`; the outcome
+    /// tells where the layout's origin lies in the bitmap.
     ///
     /// - Parameters:
     ///   - layout: the text to draw (not a measure-only layout).
@@ -37,12 +67,70 @@ public struct TextRenderer: Sendable {
         try options.validate()
         guard !layout.options.measureOnly else { throw .measureOnlyLayout }
         if isCancelled() { return RenderOutcome(bitmap: nil, linesDrawn: 0) }
-        var bitmap = try Bitmap(width: options.pixels(layout.size.width), height: options.pixels(layout.size.height),
-                                fill: options.background, maxPixels: options.maxPixels)
-        let drawn = draw(layout, into: &bitmap, x: 0, y: 0, options: options, isCancelled: isCancelled, lineDrawn: lineDrawn)
+        let frame = self.frame(of: layout, options: options)
+        var bitmap = try Bitmap(width: frame.width, height: frame.height, fill: options.background, maxPixels: options.maxPixels)
+        let drawn = draw(layout, into: &bitmap, x: 0, y: 0, shiftX: -frame.minX, shiftY: -frame.minY, options: options,
+                         isCancelled: isCancelled, lineDrawn: lineDrawn)
         guard drawn == layout.lines.count else { return RenderOutcome(bitmap: nil, linesDrawn: drawn) }
-        return RenderOutcome(bitmap: bitmap, linesDrawn: drawn)
+        return RenderOutcome(bitmap: bitmap, linesDrawn: drawn, originX: -frame.minX, originY: -frame.minY)
     }
+
+    /// The layout's box in pixels at `options.scale`, its origin at (0, 0).
+    func box(of layout: TextLayout, options: RenderOptions) -> PixelFrame {
+        PixelFrame(minX: 0, minY: 0, maxX: options.pixels(layout.size.width), maxY: options.pixels(layout.size.height))
+    }
+
+    /// The pixels `render` makes a bitmap of, in the box's pixel coordinates: the box, grown
+    /// to every pixel `draw` inks outside it when `options.inkOverflow` is `.include`.
+    ///
+    /// Exact, not estimated: a glyph whose ink box (`Font.inkBox`, unhinted) lies more than
+    /// `inkMargin` pixels inside the box is skipped; any other glyph's mask is taken from the
+    /// glyph cache (rasterized now rather than a moment later, while drawing) and, when it
+    /// reaches past the frame so far, its covered pixels are added; decorations and image
+    /// attachments are placed as `draw` places them. A line's pen positions and baseline are
+    /// rounded as in `draw` at the origin, so the frame holds exactly the pixels drawn.
+    func frame(of layout: TextLayout, options: RenderOptions) -> PixelFrame {
+        let box = box(of: layout, options: options)
+        guard options.inkOverflow == .include else { return box }
+        var frame = box
+        let scale = options.scale, margin = Double(Self.inkMargin)
+        let inside = (minX: margin, minY: margin, maxX: Double(box.maxX) - margin, maxY: Double(box.maxY) - margin)
+        for line in layout.lines {
+            let baseline = (line.baseline * scale).rounded()
+            for run in line.runs {
+                let pixelSize = run.fontSize * scale
+                for (glyph, position) in zip(run.glyphs, run.positions) {
+                    guard let pen = Self.pen(position, x: 0, baseline: baseline, scale: scale) else { continue }
+                    if let ink = run.font.inkBox(glyph: glyph, size: run.fontSize) {
+                        let left = (Double(position.x) + ink.x) * scale, right = left + ink.width * scale
+                        let top = Double(pen.y) + ink.y * scale, bottom = top + ink.height * scale
+                        if left >= inside.minX, top >= inside.minY, right <= inside.maxX, bottom <= inside.maxY { continue }
+                    }
+                    let image = glyphCache.image(font: run.font, glyph: glyph, pixelSize: pixelSize, phase: pen.phase)
+                    let x = pen.x + image.left, y = pen.y - image.top
+                    // Only the covered pixels count: a mask may have blank edges.
+                    guard x < frame.minX || y < frame.minY || x + image.width > frame.maxX || y + image.height > frame.maxY,
+                          let covered = image.coveredRect() else { continue }
+                    frame.include(x: x + covered.x, y: y + covered.y, width: covered.width, height: covered.height)
+                }
+            }
+            for kind in [Decorations.Kind.underline, .strikethrough] {
+                for stroke in Self.decorationPixels(kind, of: line, x: 0, baseline: baseline, scale: scale) {
+                    frame.include(x: stroke.x, y: stroke.y, width: stroke.width, height: stroke.height)
+                }
+            }
+            for placed in line.attachments {
+                guard let rect = Self.attachmentPixels(placed, of: layout, x: 0, y: 0, scale: scale) else { continue }
+                frame.include(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            }
+        }
+        return frame
+    }
+
+    /// How far inside the box (pixels) a glyph's unhinted ink box must lie for `frame` to
+    /// skip its mask: more than hinting (under a pixel), baseline and offset rounding (half a
+    /// pixel each), subpixel phases and a color bitmap's scaling can move it.
+    static let inkMargin = 4
 
     /// Draws a layout into an existing bitmap with its origin at (x, y) points, clipped
     /// to the bitmap. Checks `isCancelled` before each line.
@@ -53,37 +141,59 @@ public struct TextRenderer: Sendable {
         _ layout: TextLayout, into bitmap: inout Bitmap, x originX: Double, y originY: Double,
         options: RenderOptions, isCancelled: () -> Bool = { false }, lineDrawn: (Int) -> Void = { _ in }
     ) -> Int {
+        draw(layout, into: &bitmap, x: originX, y: originY, shiftX: 0, shiftY: 0, options: options,
+             isCancelled: isCancelled, lineDrawn: lineDrawn)
+    }
+
+    /// `draw`, with every pixel position moved by whole pixels afterwards: the same pixels as
+    /// drawing into a bitmap whose top-left lies at (-shiftX, -shiftY) of this one.
+    @discardableResult
+    func draw(
+        _ layout: TextLayout, into bitmap: inout Bitmap, x originX: Double, y originY: Double, shiftX: Int, shiftY: Int,
+        options: RenderOptions, isCancelled: () -> Bool, lineDrawn: (Int) -> Void
+    ) -> Int {
         let scale = options.scale
         var drawn = 0
         for (index, line) in layout.lines.enumerated() {
             if isCancelled() { return drawn }
-            if options.debug { drawDebug(line, into: &bitmap, x: originX, y: originY, scale: scale) }
+            if options.debug { drawDebug(line, into: &bitmap, x: originX, y: originY, shiftX: shiftX, shiftY: shiftY, scale: scale) }
             let baseline = ((originY + line.baseline) * scale).rounded()
             // Underlines under the glyphs, strikethroughs over them (as browsers paint them).
-            drawDecorations(.underline, of: line, into: &bitmap, x: originX, baseline: baseline, scale: scale)
+            drawDecorations(.underline, of: line, into: &bitmap, x: originX, baseline: baseline, shiftX: shiftX, shiftY: shiftY, scale: scale)
             for run in line.runs {
                 let pixelSize = run.fontSize * scale
                 for (glyph, position) in zip(run.glyphs, run.positions) {
-                    let penX = (originX + Double(position.x)) * scale
-                    var whole = penX.rounded(.down)
-                    var phase = Int(((penX - whole) * Double(GlyphCache.phases)).rounded())
-                    if phase == GlyphCache.phases {
-                        whole += 1
-                        phase = 0
-                    }
-                    guard whole.magnitude < 1e9 else { continue }
-                    let image = glyphCache.image(font: run.font, glyph: glyph, pixelSize: pixelSize, phase: phase)
+                    guard let pen = Self.pen(position, x: originX, baseline: baseline, scale: scale) else { continue }
+                    let image = glyphCache.image(font: run.font, glyph: glyph, pixelSize: pixelSize, phase: pen.phase)
                     guard image.width > 0 else { continue }
-                    let top = Int(baseline + (Double(position.y) * scale).rounded()) - image.top
-                    blit(image, into: &bitmap, x: Int(whole) + image.left, y: top, ink: run.style.ink)
+                    blit(image, into: &bitmap, x: pen.x + image.left + shiftX, y: pen.y - image.top + shiftY, ink: run.style.ink)
                 }
             }
-            for placed in line.attachments { drawAttachment(placed, of: layout, into: &bitmap, x: originX, y: originY, scale: scale) }
-            drawDecorations(.strikethrough, of: line, into: &bitmap, x: originX, baseline: baseline, scale: scale)
+            for placed in line.attachments {
+                drawAttachment(placed, of: layout, into: &bitmap, x: originX, y: originY, shiftX: shiftX, shiftY: shiftY, scale: scale)
+            }
+            drawDecorations(.strikethrough, of: line, into: &bitmap, x: originX, baseline: baseline, shiftX: shiftX, shiftY: shiftY, scale: scale)
             drawn += 1
             lineDrawn(index)
         }
         return drawn
+    }
+
+    /// Where a glyph's pen lands in pixels: the whole pixel x, the subpixel phase of the
+    /// rest, and the y of its baseline (the line's, snapped, plus its snapped offset). nil
+    /// for a position too far out to draw.
+    @inline(__always)
+    private static func pen(_ position: GlyphPosition, x originX: Double, baseline: Double, scale: Double)
+        -> (x: Int, phase: Int, y: Int)? {
+        let penX = (originX + Double(position.x)) * scale
+        var whole = penX.rounded(.down)
+        var phase = Int(((penX - whole) * Double(GlyphCache.phases)).rounded())
+        if phase == GlyphCache.phases {
+            whole += 1
+            phase = 0
+        }
+        guard whole.magnitude < 1e9 else { return nil }
+        return (Int(whole), phase, Int(baseline + (Double(position.y) * scale).rounded()))
     }
 
     /// Composites a glyph over the bitmap. Branch-free per pixel (zero coverage leaves the
@@ -127,41 +237,60 @@ public struct TextRenderer: Sendable {
         }
     }
 
-    /// Draws an image attachment in its box (snapped to pixels); a box attachment is the
-    /// caller's to draw.
-    private func drawAttachment(_ placed: LayoutAttachment, of layout: TextLayout, into bitmap: inout Bitmap,
-                                x originX: Double, y originY: Double, scale: Double) {
+    /// An image attachment's box in pixels (snapped), as it is drawn; nil for a box
+    /// attachment (the caller's to draw) or one too far out.
+    private static func attachmentPixels(_ placed: LayoutAttachment, of layout: TextLayout,
+                                         x originX: Double, y originY: Double, scale: Double)
+        -> (image: GrayImage, x: Int, y: Int, width: Int, height: Int)? {
         let text = placed.isTruncationToken ? layout.options.truncationToken : layout.text
-        guard case .image(let image)? = text?.attachment(at: placed.offset)?.content else { return }
+        guard case .image(let image)? = text?.attachment(at: placed.offset)?.content else { return nil }
         let rect = placed.rect.offsetBy(dx: originX, dy: originY)
         let left = (rect.x * scale).rounded(), top = (rect.y * scale).rounded()
         let right = (rect.maxX * scale).rounded(), bottom = (rect.maxY * scale).rounded()
-        guard left.magnitude < 1e9, top.magnitude < 1e9, right.magnitude < 1e9, bottom.magnitude < 1e9 else { return }
-        bitmap.draw(image, x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
+        guard left.magnitude < 1e9, top.magnitude < 1e9, right.magnitude < 1e9, bottom.magnitude < 1e9 else { return nil }
+        return (image, Int(left), Int(top), Int(right - left), Int(bottom - top))
     }
 
-    /// Strokes a line's decorations of one kind, snapped to whole pixels, at least one thick.
-    private func drawDecorations(_ kind: Decorations.Kind, of line: LayoutLine, into bitmap: inout Bitmap,
-                                 x originX: Double, baseline: Double, scale: Double) {
-        for stroke in Decorations.strokes(line, kind) {
+    /// Draws an image attachment in its box (snapped to pixels); a box attachment is the
+    /// caller's to draw.
+    private func drawAttachment(_ placed: LayoutAttachment, of layout: TextLayout, into bitmap: inout Bitmap,
+                                x originX: Double, y originY: Double, shiftX: Int, shiftY: Int, scale: Double) {
+        guard let box = Self.attachmentPixels(placed, of: layout, x: originX, y: originY, scale: scale) else { return }
+        bitmap.draw(box.image, x: box.x + shiftX, y: box.y + shiftY, width: box.width, height: box.height)
+    }
+
+    /// A line's decoration strokes of one kind in pixels, snapped to whole pixels, at least
+    /// one thick, with their ink.
+    private static func decorationPixels(_ kind: Decorations.Kind, of line: LayoutLine, x originX: Double,
+                                         baseline: Double, scale: Double) -> [(x: Int, y: Int, width: Int, height: Int, ink: UInt8)] {
+        Decorations.strokes(line, kind).compactMap { stroke in
             let thickness = max(1, (stroke.thickness * scale).rounded())
             let top = (baseline + stroke.offset * scale - thickness / 2).rounded()
             let left = ((originX + stroke.x) * scale).rounded(), right = ((originX + stroke.x + stroke.width) * scale).rounded()
-            guard top.magnitude < 1e9, left.magnitude < 1e9, right.magnitude < 1e9, right > left else { continue }
-            bitmap.fill(x: Int(left), y: Int(top), width: Int(right - left), height: Int(thickness), level: stroke.ink)
+            guard top.magnitude < 1e9, left.magnitude < 1e9, right.magnitude < 1e9, right > left else { return nil }
+            return (Int(left), Int(top), Int(right - left), Int(thickness), stroke.ink)
+        }
+    }
+
+    /// Strokes a line's decorations of one kind.
+    private func drawDecorations(_ kind: Decorations.Kind, of line: LayoutLine, into bitmap: inout Bitmap,
+                                 x originX: Double, baseline: Double, shiftX: Int, shiftY: Int, scale: Double) {
+        for stroke in Self.decorationPixels(kind, of: line, x: originX, baseline: baseline, scale: scale) {
+            bitmap.fill(x: stroke.x + shiftX, y: stroke.y + shiftY, width: stroke.width, height: stroke.height, level: stroke.ink)
         }
     }
 
     /// Line box outline (light gray) and baseline (mid gray).
-    private func drawDebug(_ line: LayoutLine, into bitmap: inout Bitmap, x: Double, y: Double, scale: Double) {
+    private func drawDebug(_ line: LayoutLine, into bitmap: inout Bitmap, x: Double, y: Double,
+                           shiftX: Int, shiftY: Int, scale: Double) {
         func px(_ value: Double) -> Int {
             let scaled = (value * scale).rounded()
             return scaled.isFinite ? Int(max(-1e9, min(1e9, scaled))) : 0
         }
         let frame = line.frame.offsetBy(dx: x, dy: y)
-        bitmap.strokeRectangle(x: px(frame.x), y: px(frame.y), width: max(1, px(frame.maxX) - px(frame.x)),
+        bitmap.strokeRectangle(x: px(frame.x) + shiftX, y: px(frame.y) + shiftY, width: max(1, px(frame.maxX) - px(frame.x)),
                                height: max(1, px(frame.maxY) - px(frame.y)), level: 170)
-        bitmap.fill(x: px(frame.x), y: px(y + line.baseline), width: max(1, px(frame.maxX) - px(frame.x)),
+        bitmap.fill(x: px(frame.x) + shiftX, y: px(y + line.baseline) + shiftY, width: max(1, px(frame.maxX) - px(frame.x)),
                     height: 1, level: 110)
     }
 }
