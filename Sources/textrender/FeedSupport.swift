@@ -27,9 +27,7 @@ struct FeedOptions: ParsableArguments {
     var emoticons: String?
 
     func validate() throws {
-        guard width.isFinite, width > 0, width <= 1e6 else {
-            throw ValidationError("invalid --width \(width): must be a positive number of points up to 1000000")
-        }
+        if let reason = OptionRules.feedWidth(width) { throw ValidationError("invalid --width \(width): \(reason)") }
         guard (1...256).contains(jobs) else { throw ValidationError("invalid --jobs \(jobs): must be from 1 to 256") }
         if let maxLines { try validateMaxLines(maxLines) }
     }
@@ -37,10 +35,7 @@ struct FeedOptions: ParsableArguments {
     /// A cell's width must leave room inside its padding: checked once here rather than
     /// reported for every line.
     func validateCellWidth() throws {
-        let padding = cellStyle().padding.left + cellStyle().padding.right
-        guard width > padding else {
-            throw ValidationError("invalid --width \(width): a cell must be wider than its padding (\(padding) points)")
-        }
+        if let reason = cellStyle().cellWidthProblem(width) { throw ValidationError("invalid --width \(width): \(reason)") }
     }
 
     /// The input as a file descriptor (stdin for none or "-").
@@ -69,15 +64,11 @@ struct FeedOptions: ParsableArguments {
         let engine = TextEngine(fonts: try fontOptions.chain(), shapeCache: ShapeCache(maxEntries: 100_000, maxBytes: 32 << 20))
         return FeedPrecomputer(engine: engine, style: cellStyle(),
                                heightCache: HeightCache(maxEntries: 10_000, maxBytes: 16 << 20), shapedTextLimit: 64,
-                               emoticons: try emoticonTable(emoticons, default: emoticons == nil ? bundledEmoticons() : nil))
+                               emoticons: try emoticonTable(emoticons, bundledByDefault: true))
     }
 
     func cellStyle() -> FeedCellStyle {
-        var style = FeedCellStyle()
-        style.bodySize = fontOptions.fontSize
-        style.lineSpacing = fontOptions.lineSpacing
-        if let maxLines { style.bodyMaxLines = maxLines }
-        return style
+        FeedCellStyle(bodySize: fontOptions.fontSize, lineSpacing: fontOptions.lineSpacing, bodyMaxLines: maxLines)
     }
 }
 

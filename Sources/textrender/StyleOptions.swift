@@ -25,23 +25,21 @@ struct StyleOptions: ParsableArguments {
     var features: String?
 
     func validate() throws {
-        guard letterSpacing.isFinite, abs(letterSpacing) <= 1e4 else {
-            throw ValidationError("invalid --letter-spacing \(letterSpacing): must be a finite number of points within ±10000")
-        }
+        if let reason = OptionRules.letterSpacing(letterSpacing) { throw ValidationError("invalid --letter-spacing \(letterSpacing): \(reason)") }
         _ = try featureList()
     }
 
     private func featureList() throws -> [FontFeature] {
         guard let features else { return [] }
         guard let list = FontFeature.list(features) else {
-            throw ValidationError("invalid --features \(features): use comma-separated four-letter tags, each optionally with - (off), + (on) or =N, e.g. tnum,-liga")
+            throw ValidationError("invalid --features \(features): \(OptionRules.featuresReason)")
         }
         return list
     }
 
-    /// The text style these options give at a point size.
-    func style(size: Double) throws -> TextStyle {
-        TextStyle(size: size, weight: weight, isItalic: italic, underline: underline, strikethrough: strikethrough,
-                  letterSpacing: letterSpacing, features: try featureList())
+    /// Sets the style in render settings.
+    func apply(to settings: inout RenderSettings) throws {
+        (settings.weight, settings.italic, settings.underline, settings.strikethrough) = (weight, italic, underline, strikethrough)
+        (settings.letterSpacing, settings.features) = (letterSpacing, try featureList())
     }
 }
