@@ -82,6 +82,9 @@ public struct FeedReader: Sequence {
 public struct FeedLineSplitter: Sendable {
     private var buffer: [UInt8] = []
     private var start = 0
+    /// `buffer[start..<scanned]` holds no newline: each byte is searched once, however
+    /// small the chunks a long line comes in.
+    private var scanned = 0
     private var line = 0
     private var atEnd = false
     private var skippingLongLine = false
@@ -104,7 +107,7 @@ public struct FeedLineSplitter: Sendable {
     /// (after `finish()`: when there is none left).
     public mutating func next() -> FeedRecord? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+            if let newline = buffer[max(start, scanned)...].firstIndex(of: 0x0A) {
                 line += 1
                 let bytes = buffer[start..<newline]
                 start = newline + 1
@@ -134,12 +137,14 @@ public struct FeedLineSplitter: Sendable {
                 return nil
             }
             // Keep only the unfinished line until more comes.
+            scanned = buffer.count - start
             if start > 0 {
                 buffer.removeSubrange(0..<start)
                 start = 0
             }
             if buffer.count > FeedLineParser.maximumLineBytes {
                 buffer.removeAll(keepingCapacity: true)
+                scanned = 0
                 skippingLongLine = true
             }
             return nil
