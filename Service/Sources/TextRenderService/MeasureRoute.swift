@@ -83,8 +83,9 @@ final class BodyRecords: @unchecked Sendable {
     private var splitter = FeedLineSplitter()
     private var received = 0
     private let limit: Int
-    /// Records read ahead by the handler, given out first.
+    /// Records read ahead by the handler, given out first (`readAhead[given...]`).
     private var readAhead: [FeedRecord] = []
+    private var given = 0
 
     init(_ body: RequestBody, limit: Int) {
         iterator = body.makeAsyncIterator()
@@ -94,12 +95,15 @@ final class BodyRecords: @unchecked Sendable {
     /// The next record without waiting for the body, or nil when the body given so far has
     /// no more (see `isFinished`).
     func nextReady() -> FeedRecord? {
-        if !readAhead.isEmpty { return readAhead.removeFirst() }
+        if given < readAhead.count {
+            given += 1
+            return readAhead[given - 1]
+        }
         return splitter.next()
     }
 
     /// True when every record was given out.
-    var isFinished: Bool { readAhead.isEmpty && splitter.isFinished }
+    var isFinished: Bool { given == readAhead.count && splitter.isFinished }
 
     /// Waits for the next chunk of the body (marks the end when there is none).
     ///
