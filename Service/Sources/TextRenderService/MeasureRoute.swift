@@ -72,25 +72,19 @@ struct BadLine: Encodable {
 }
 
 /// The JSON Lines posts of a request body as they arrive: the body's chunks cut into
-/// records by `FeedLineSplitter`, the body's size bounded.
+/// records by `FeedLineSplitter`.
 ///
-/// `@unchecked Sendable`: the handler reads the first records (to answer 400 when no line
-/// holds a post) and then hands the source over to the response body's writer, which
-/// Hummingbird runs only after the handler has returned; so one task at a time uses it,
-/// and the hand-over is ordered by the handler's return.
+/// `@unchecked Sendable`, as `BodyReader` and for the same reason: the handler reads the
+/// first records (to answer 400 when no line holds a post) and then hands this over to the
+/// response body's writer, which Hummingbird runs only after the handler has returned.
 final class BodyRecords: @unchecked Sendable {
-    private var iterator: RequestBody.AsyncIterator
+    private let body: BodyReader
     private var splitter = FeedLineSplitter()
-    private var received = 0
-    private let limit: Int
     /// Records read ahead by the handler, given out first (`readAhead[given...]`).
     private var readAhead: [FeedRecord] = []
     private var given = 0
 
-    init(_ body: RequestBody, limit: Int) {
-        iterator = body.makeAsyncIterator()
-        self.limit = limit
-    }
+    init(_ body: BodyReader) { self.body = body }
 
     /// The next record without waiting for the body, or nil when the body given so far has
     /// no more (see `isFinished`).
@@ -107,11 +101,9 @@ final class BodyRecords: @unchecked Sendable {
 
     /// Waits for the next chunk of the body (marks the end when there is none).
     ///
-    /// - Throws: `ServiceError` 413 past the body limit; what the connection throws.
+    /// - Throws: what `BodyReader.next()` throws.
     func receive() async throws {
-        guard let chunk = try await iterator.next() else { return splitter.finish() }
-        received += chunk.readableBytes
-        guard received <= limit else { throw ServiceError.bodyTooLarge(limit: limit) }
+        guard let chunk = try await body.next() else { return splitter.finish() }
         splitter.append(chunk.readableBytesView)
     }
 
@@ -143,7 +135,7 @@ extension TextService {
         let limit = configuration.maxBodyBytes
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw ServiceError.bodyTooLarge(limit: limit) }
         guard let ticket = gate.enter() else { throw ServiceError.busy(limit: gate.limit) }
-        let records = BodyRecords(request.body, limit: limit)
+        let records = BodyRecords(BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout))
         // Lines but no post in them: 400 rather than a stream of errors. An empty body gets
         // an empty 200, as `textrender measure` writes nothing for empty input.
         guard try await records.readUntilFirstPost() else {

@@ -141,11 +141,7 @@ extension TextService {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw ServiceError.bodyTooLarge(limit: limit) }
         guard let ticket = gate.enter() else { throw ServiceError.busy(limit: gate.limit) }
         defer { withExtendedLifetime(ticket) {} }
-        var body: [UInt8] = []
-        for try await chunk in request.body {
-            body += chunk.readableBytesView
-            guard body.count <= limit else { throw ServiceError.bodyTooLarge(limit: limit) }
-        }
+        let body = try await BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout).collect()
         let job = try RenderRequest.decode(body)
         let serverLimit = configuration.maxPixels
         guard job.settings.maxPixels > 0, job.settings.maxPixels <= serverLimit else {

@@ -8,6 +8,9 @@ public struct ServiceConfiguration: Sendable {
     public var port = 8080
     /// The largest request body accepted; a larger one gets 413.
     public var maxBodyBytes = 16 << 20
+    /// The longest wait for the next part of a request body: 408 (or, once a `/measure`
+    /// answer streams, an error line) after it.
+    public var bodyTimeout: Duration = .seconds(30)
     /// Requests measuring or rendering at once; one more gets 503 (health checks do not count).
     public var maxConcurrent = 8
     /// Worker threads that measure and render (all requests share them).

@@ -29,6 +29,10 @@ struct TextRenderServer: AsyncParsableCommand {
     @Option(name: .customLong("max-body-bytes"), parsing: .unconditional, help: "Largest request body accepted (413 beyond).")
     var maxBodyBytes = 16 << 20
 
+    @Option(name: .customLong("body-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "Longest wait, in seconds, for the next part of a request body (408 beyond).", valueName: "seconds"))
+    var bodyTimeout = 30
+
     @Option(name: .customLong("max-concurrent"), parsing: .unconditional, help: "Requests measuring or rendering at once (503 beyond).")
     var maxConcurrent = 8
 
@@ -59,6 +63,7 @@ struct TextRenderServer: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("invalid --port \(port): must be from 0 to 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("invalid --max-body-bytes \(maxBodyBytes): must be positive") }
+        guard (1...86_400).contains(bodyTimeout) else { throw ValidationError("invalid --body-timeout \(bodyTimeout): must be from 1 to 86400 seconds") }
         guard (1...10_000).contains(maxConcurrent) else { throw ValidationError("invalid --max-concurrent \(maxConcurrent): must be from 1 to 10000") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("invalid --jobs \(jobs): must be from 1 to 256") }
         guard maxPixels > 0 else { throw ValidationError("invalid --max-pixels \(maxPixels): must be positive") }
@@ -74,6 +79,7 @@ struct TextRenderServer: AsyncParsableCommand {
         configuration.port = port
         configuration.maxBodyBytes = maxBodyBytes
         configuration.maxConcurrent = maxConcurrent
+        configuration.bodyTimeout = .seconds(bodyTimeout)
         if let jobs { configuration.jobs = jobs }
         configuration.maxPixels = maxPixels
         configuration.fonts = FontSelection(files: fonts, families: families, fallback: !noFallback)

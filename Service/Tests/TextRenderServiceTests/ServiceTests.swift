@@ -127,12 +127,32 @@ import TextRenderService
             #expect(try await HTTP.send(port: port, "GET", "/health").status == 200)
             let finished = try await HTTP.onThread { try held.finishMeasure(lines: [[UInt8]]()) }
             #expect(finished.status == 200)
-            var status = 0
-            for _ in 0..<100 where status != 200 {
-                status = try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8)).status
-                if status != 200 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(try await slotIsFreed(port: port))
+        }
+    }
+
+    /// A client that stops sending its body gets 408 (or, once the answer streams, an
+    /// error line at its end), and its slot is freed.
+    @Test func stalledBodiesTimeOut() async throws {
+        try await withServer({ $0.bodyTimeout = .milliseconds(300); $0.maxConcurrent = 1 }) { port in
+            let message = "no part of the request body came for 0.3 s (the server's --body-timeout)"
+            let render = try await HTTP.onThread { () -> HTTPConnection.Response in
+                let connection = try HTTPConnection(port: port)
+                connection.sendHead("POST", "/render", contentLength: 100)
+                connection.send(#"{"text":"#)
+                return try connection.readResponse()
             }
-            #expect(status == 200)
+            #expect(render.status == 408)
+            #expect(render.text == "{\"error\":\"\(message)\"}\n")
+            let measure = try await HTTP.onThread { () -> HTTPConnection.Response in
+                let connection = try HTTPConnection(port: port)
+                try connection.startMeasure(firstLine: Array(#"{"id":1,"text":"stall"}"#.utf8), marker: "\"id\":1,")
+                return try connection.readResponse()
+            }
+            #expect(measure.status == 200)
+            #expect(measure.lines.count == 2)
+            #expect(measure.lines.last == "{\"error\":\"\(message)\"}")
+            #expect(try await slotIsFreed(port: port))
         }
     }
 
@@ -174,5 +194,15 @@ import TextRenderService
         #expect(response.status == status)
         #expect(response.headers["content-type"]?.hasPrefix("application/json") == true)
         #expect(response.text.hasPrefix("{\"error\":\"" + message), "\(response.text)")
+    }
+
+    /// Whether a render is answered 200 within 2 s: a slot is freed when its response was
+    /// written and released, a moment after the client has read it.
+    private func slotIsFreed(port: Int) async throws -> Bool {
+        for _ in 0..<100 {
+            if try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8)).status == 200 { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
     }
 }
