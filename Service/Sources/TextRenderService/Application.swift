@@ -17,6 +17,14 @@ extension TextService {
         }
         router.post("measure") { request, _ in try await self.measure(request) }
         router.post("render") { request, _ in try await self.render(request) }
+        // The other common method on each path: 405 saying which one to use.
+        for (path, allowed, other) in [("health", "GET", HTTPRequest.Method.post), ("measure", "POST", .get), ("render", "POST", .get)] {
+            router.on(RouterPath(path), method: other) { _, _ -> Response in
+                var error = ServiceError(.methodNotAllowed, "use \(allowed) /\(path)")
+                error.headers[.allow] = allowed
+                throw error
+            }
+        }
         return router
     }
 

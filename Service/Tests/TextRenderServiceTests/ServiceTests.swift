@@ -14,6 +14,16 @@ import TextRenderService
         #expect(response.text.contains("\"status\":\"ok\""))
     }
 
+    @Test func anotherMethodIs405() async throws {
+        let (get, post) = try await withServer { port in
+            (try await HTTP.send(port: port, "GET", "/measure"), try await HTTP.send(port: port, "POST", "/health"))
+        }
+        #expect(get.status == 405)
+        #expect(get.headers["allow"] == "POST")
+        #expect(get.text == #"{"error":"use POST /measure"}"# + "\n")
+        #expect(post.status == 405 && post.headers["allow"] == "GET")
+    }
+
     /// The service's lines are `textrender measure`'s, byte for byte, for the same options.
     @Test(arguments: [
         ("", [String]()),
