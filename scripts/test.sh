@@ -24,6 +24,9 @@ python=python3
 echo "== documentation" >&2
 scripts/docs.sh
 
+echo "== HTTP service" >&2
+scripts/service-test.sh
+
 if [ "${TEXTKITLITE_QUICK:-0}" = "1" ]; then exit 0; fi
 
 sanitized_suites="Async|FeedCell|Measure|Render|InkBounds|Shaping|LayoutTests|LineBreaking|BoundedCache|LoneGlyph|PNG|Emoticon|Attachment|TextStyle|HitTesting"

@@ -321,3 +321,23 @@ public struct EmoticonTableError: Error, Sendable, Equatable, CustomStringConver
         }
     }
 }
+
+extension EmoticonTable {
+    /// The table an `--emoticons` option of `textrender` or `textrender-server` names: a JSON
+    /// file, `none`, or (nil) the bundled table when `bundledByDefault`, else none.
+    ///
+    /// - Throws: `OptionFailure` naming the option, the file and what is wrong with it.
+    public static func forOption(_ option: String?, bundledByDefault: Bool) throws(OptionFailure) -> EmoticonTable {
+        switch option {
+        case "none": return .empty
+        case let path?:
+            do { return try EmoticonTable(contentsOf: path) } catch { throw OptionFailure("--emoticons: \(error.description)") }
+        case nil:
+            guard bundledByDefault else { return .empty }
+            do { return try EmoticonTable.bundled() } catch {
+                throw OptionFailure("bundled emoticons: \(error.description) (set \(EmoticonTable.environmentVariable) to the table file, "
+                                    + "pass --emoticons none, or install the shipped files with scripts/install.sh)")
+            }
+        }
+    }
+}

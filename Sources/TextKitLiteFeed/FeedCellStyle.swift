@@ -42,6 +42,21 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
 
     public init() {}
 
+    /// The cell style of `textrender feed`/`measure` and the HTTP service: the body at a font
+    /// size and line spacing, and its line limit (nil: the default 6; 0: all).
+    public init(bodySize: Double, lineSpacing: Double, bodyMaxLines: Int?) {
+        self.bodySize = bodySize
+        self.lineSpacing = lineSpacing
+        if let bodyMaxLines { self.bodyMaxLines = bodyMaxLines }
+    }
+
+    /// Why a cell width is refused for this style (it leaves no room inside the padding), or
+    /// nil: checked once per run or request rather than reported for every post.
+    public func cellWidthProblem(_ width: Double) -> String? {
+        let padding = padding.left + padding.right
+        return width > padding ? nil : "a cell must be wider than its padding (\(padding) points)"
+    }
+
     /// Checks every value, naming the first bad one.
     public func validate() throws(LayoutError) {
         let sizes = [("bodySize", bodySize), ("authorSize", authorSize), ("quoteSize", quoteSize), ("footerSize", footerSize)]

@@ -96,6 +96,14 @@ public struct FeedMeasurer: Sendable {
                           truncated: measured.truncated)
         })
     }
+
+    /// Measures one record of a JSON Lines feed: its post's measurement, or why the line is
+    /// bad (the parser's reason, or the layout's for a post it refuses), with its number.
+    public func measure(_ record: FeedRecord) -> Result<Record, FeedLineError> {
+        record.result.flatMap { post in
+            Result { try measure(post) }.mapError { FeedLineError(line: record.line, reason: "\($0)") }
+        }
+    }
 }
 
 /// The JSON Lines encoding of every output: sorted keys (stable, diffable), slashes as

@@ -36,74 +36,29 @@ public struct FeedReader: Sequence {
     public struct Iterator: IteratorProtocol {
         let descriptor: Int32
         let status: Status
-        private var buffer: [UInt8] = []
-        private var start = 0
-        private var line = 0
-        private var atEnd = false
-        private var skippingLongLine = false
+        private var splitter = FeedLineSplitter()
 
         init(descriptor: Int32, status: Status) {
             self.descriptor = descriptor
             self.status = status
-            buffer.reserveCapacity(1 << 16)
         }
 
         public mutating func next() -> FeedRecord? {
             while true {
-                if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                    line += 1
-                    let bytes = buffer[start..<newline]
-                    start = newline + 1
-                    if skippingLongLine {
-                        skippingLongLine = false
-                        return FeedRecord(line: line, result: .failure(FeedLineError(
-                            line: line, reason: "line longer than \(FeedLineParser.maximumLineBytes) bytes")))
-                    }
-                    if let record = record(bytes) { return record }
-                    continue
-                }
-                if atEnd {
-                    guard start < buffer.count || skippingLongLine else { return nil }
-                    line += 1
-                    let bytes = buffer[start...]
-                    start = buffer.count
-                    if skippingLongLine {
-                        skippingLongLine = false
-                        return FeedRecord(line: line, result: .failure(FeedLineError(
-                            line: line, reason: "line longer than \(FeedLineParser.maximumLineBytes) bytes")))
-                    }
-                    if let record = record(bytes) { return record }
-                    return nil
-                }
-                // Keep only the unfinished line, then read more.
-                if start > 0 {
-                    buffer.removeSubrange(0..<start)
-                    start = 0
-                }
-                if buffer.count > FeedLineParser.maximumLineBytes {
-                    buffer.removeAll(keepingCapacity: true)
-                    skippingLongLine = true
-                }
-                atEnd = !fill()
+                if let record = splitter.next() { return record }
+                if splitter.isFinished { return nil }
+                if !fill() { splitter.finish() }
             }
         }
 
-        private func record(_ bytes: ArraySlice<UInt8>) -> FeedRecord? {
-            do {
-                guard let post = try FeedLineParser.parse(bytes, line: line) else { return nil }
-                return FeedRecord(line: line, result: .success(post))
-            } catch {
-                return FeedRecord(line: line, result: .failure(error))
-            }
-        }
-
-        /// Reads the next chunk; false at end of input, or on a read error (recorded in `status`).
+        /// Reads the next chunk into the splitter; false at end of input, or on a read error
+        /// (recorded in `status`).
         private mutating func fill() -> Bool {
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
-                    buffer.append(contentsOf: chunk[0..<count])
+                    splitter.append(chunk[0..<count])
                     return true
                 }
                 if count < 0 {
@@ -112,6 +67,96 @@ public struct FeedReader: Sequence {
                 }
                 return false
             }
+        }
+    }
+}
+
+/// Cuts JSON Lines input, given in chunks as they arrive, into records: the one line
+/// splitter of `FeedReader` (a file descriptor) and the HTTP service (a request body). Only
+/// the unfinished line is buffered, and a line longer than `FeedLineParser.maximumLineBytes`
+/// is skipped (reported) without being buffered. Blank lines give no record but count.
+///
+/// Feed it with `append(_:)`; take records with `next()` until it returns nil (it needs
+/// more input); call `finish()` at the end of input, after which `next()` gives the last
+/// line (one without a final newline) and then nil for good.
+public struct FeedLineSplitter: Sendable {
+    private var buffer: [UInt8] = []
+    private var start = 0
+    /// `buffer[start..<scanned]` holds no newline: each byte is searched once, however
+    /// small the chunks a long line comes in.
+    private var scanned = 0
+    private var line = 0
+    private var atEnd = false
+    private var skippingLongLine = false
+    /// True once `finish()` was called and every record was taken.
+    public private(set) var isFinished = false
+
+    public init() {
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Adds the next bytes of the input.
+    public mutating func append(_ bytes: some Collection<UInt8>) {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Marks the end of the input.
+    public mutating func finish() { atEnd = true }
+
+    /// The next record, or nil when the input given so far holds no complete line more
+    /// (after `finish()`: when there is none left).
+    public mutating func next() -> FeedRecord? {
+        while true {
+            if let newline = buffer[max(start, scanned)...].firstIndex(of: 0x0A) {
+                line += 1
+                let bytes = buffer[start..<newline]
+                start = newline + 1
+                if skippingLongLine {
+                    skippingLongLine = false
+                    return FeedRecord(line: line, result: .failure(FeedLineError(
+                        line: line, reason: "line longer than \(FeedLineParser.maximumLineBytes) bytes")))
+                }
+                if let record = record(bytes) { return record }
+                continue
+            }
+            if atEnd {
+                guard start < buffer.count || skippingLongLine else {
+                    isFinished = true
+                    return nil
+                }
+                line += 1
+                let bytes = buffer[start...]
+                start = buffer.count
+                if skippingLongLine {
+                    skippingLongLine = false
+                    return FeedRecord(line: line, result: .failure(FeedLineError(
+                        line: line, reason: "line longer than \(FeedLineParser.maximumLineBytes) bytes")))
+                }
+                if let record = record(bytes) { return record }
+                isFinished = true
+                return nil
+            }
+            // Keep only the unfinished line until more comes.
+            scanned = buffer.count - start
+            if start > 0 {
+                buffer.removeSubrange(0..<start)
+                start = 0
+            }
+            if buffer.count > FeedLineParser.maximumLineBytes {
+                buffer.removeAll(keepingCapacity: true)
+                scanned = 0
+                skippingLongLine = true
+            }
+            return nil
+        }
+    }
+
+    private func record(_ bytes: ArraySlice<UInt8>) -> FeedRecord? {
+        do {
+            guard let post = try FeedLineParser.parse(bytes, line: line) else { return nil }
+            return FeedRecord(line: line, result: .success(post))
+        } catch {
+            return FeedRecord(line: line, result: .failure(error))
         }
     }
 }

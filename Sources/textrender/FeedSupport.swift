@@ -32,9 +32,7 @@ struct FeedOptions: ParsableArguments {
 
     func validate() throws {
         for width in widths.values {
-            guard width.isFinite, width > 0, width <= 1e6 else {
-                throw ValidationError("invalid --width \(width): must be a positive number of points up to 1000000")
-            }
+            if let reason = OptionRules.feedWidth(width) { throw ValidationError("invalid --width \(width): \(reason)") }
         }
         guard (1...256).contains(jobs) else { throw ValidationError("invalid --jobs \(jobs): must be from 1 to 256") }
         if let maxLines { try validateMaxLines(maxLines) }
@@ -43,9 +41,8 @@ struct FeedOptions: ParsableArguments {
     /// A cell's width must leave room inside its padding: checked once here rather than
     /// reported for every line.
     func validateCellWidth() throws {
-        let padding = cellStyle().padding.left + cellStyle().padding.right
-        for width in widths.values where width <= padding {
-            throw ValidationError("invalid --width \(width): a cell must be wider than its padding (\(padding) points)")
+        for width in widths.values {
+            if let reason = cellStyle().cellWidthProblem(width) { throw ValidationError("invalid --width \(width): \(reason)") }
         }
     }
 
@@ -78,15 +75,11 @@ struct FeedOptions: ParsableArguments {
         style.direction = direction
         return FeedPrecomputer(engine: engine, style: style,
                                heightCache: HeightCache(maxEntries: 10_000, maxBytes: 16 << 20), shapedTextLimit: 64,
-                               emoticons: try emoticonTable(emoticons, default: emoticons == nil ? bundledEmoticons() : nil))
+                               emoticons: try emoticonTable(emoticons, bundledByDefault: true))
     }
 
     func cellStyle() -> FeedCellStyle {
-        var style = FeedCellStyle()
-        style.bodySize = fontOptions.fontSize
-        style.lineSpacing = fontOptions.lineSpacing
-        if let maxLines { style.bodyMaxLines = maxLines }
-        return style
+        FeedCellStyle(bodySize: fontOptions.fontSize, lineSpacing: fontOptions.lineSpacing, bodyMaxLines: maxLines)
     }
 }
 

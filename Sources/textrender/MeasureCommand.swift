@@ -42,11 +42,7 @@ struct MeasureCommand: ParsableCommand {
         var failure: Error?
         // After a failed write, stop reading: the results in flight are dropped.
         let reader = FeedReader(descriptor: descriptor)
-        OrderedParallelMap.run(reader.lazy.prefix { _ in failure == nil }, pool: pool, window: 64 * feed.jobs, transform: { record -> Result<FeedMeasurer.Record, FeedLineError> in
-            record.result.flatMap { post in
-                Result { try measurer.measure(post) }.mapError { FeedLineError(line: record.line, reason: "\($0)") }
-            }
-        }, consume: { result in
+        OrderedParallelMap.run(reader.lazy.prefix { _ in failure == nil }, pool: pool, window: 64 * feed.jobs, transform: { measurer.measure($0) }, consume: { result in
             guard failure == nil else { return }
             do {
                 switch result {

@@ -137,15 +137,10 @@ struct RenderCommand: ParsableCommand {
     }
 
     func lineHeightMode() throws -> LineHeightMode {
-        switch lineHeight {
-        case "natural": return .natural
-        case "uniform": return .uniform
-        default:
-            guard let points = Double(lineHeight), points.isFinite, points > 0 else {
-                throw ValidationError("invalid --line-height \(lineHeight): use natural, uniform or a positive number of points")
-            }
-            return .fixed(points)
+        guard let mode = LineHeightMode(option: lineHeight) else {
+            throw ValidationError("invalid --line-height \(lineHeight): \(OptionRules.lineHeightReason)")
         }
+        return mode
     }
 
     /// The point of `--hit`, if given.
@@ -170,18 +165,11 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("no text: give it as an argument, with --file, or on standard input")
         }
         let engine = TextEngine(fonts: try fontOptions.chain())
-        let style = try styleOptions.style(size: fontOptions.fontSize)
-        let options = LayoutOptions(
-            width: width, maxLines: maxLines, truncation: truncation,
-            truncationToken: truncationToken.map { AttributedText($0, style: style) }, alignment: align,
-            lineHeightMultiple: lineHeightMultiple, lineSpacing: fontOptions.lineSpacing,
-            lineHeightMode: try lineHeightMode(), insets: EdgeInsets(all: inset), direction: direction)
-        let plain = highlight ? Highlighter().attributed(string, style: style, highlightStyle: HighlightStyle())
-                              : AttributedText(string, style: style)
+        let settings = try renderSettings()
         let layout: TextLayout
-        let text = try emoticonTable(emoticons).attributed(plain)
+        let text = try emoticonTable(emoticons).attributed(settings.attributed(string))
         do {
-            layout = try engine.layout(text, options: options)
+            layout = try engine.layout(text, options: settings.layoutOptions)
         } catch {
             throw CLIError(error.description)
         }
@@ -193,8 +181,7 @@ struct RenderCommand: ParsableCommand {
             throw ExitCode.validationFailure
         }
         if let output {
-            let renderOptions = RenderOptions(scale: scale, debug: debug, maxPixels: maxPixels,
-                                              inkOverflow: exactBox ? .clip : .include)
+            let renderOptions = settings.renderOptions
             do {
                 let bitmap: Bitmap
                 if async || cancelAfterLines != nil {
@@ -220,6 +207,29 @@ struct RenderCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try Output.standardOutput(try encoder.encode(HitReport(layout, at: point)) + Data("\n".utf8))
         }
+    }
+
+    /// The options as the library's render settings.
+    private func renderSettings() throws -> RenderSettings {
+        var settings = RenderSettings()
+        settings.width = width
+        settings.fontSize = fontOptions.fontSize
+        settings.lineSpacing = fontOptions.lineSpacing
+        try styleOptions.apply(to: &settings)
+        settings.maxLines = maxLines
+        settings.truncationToken = truncationToken
+        settings.truncation = truncation
+        settings.alignment = align
+        settings.direction = direction
+        settings.lineHeightMode = try lineHeightMode()
+        settings.lineHeightMultiple = lineHeightMultiple
+        settings.inset = inset
+        settings.highlight = highlight
+        settings.scale = scale
+        settings.debug = debug
+        settings.maxPixels = maxPixels
+        settings.inkOverflow = exactBox ? .clip : .include
+        return settings
     }
 
     /// Renders through the asynchronous engine (a display request on a target, drawn on the

@@ -31,9 +31,7 @@ struct StyleOptions: ParsableArguments {
     var language: String?
 
     func validate() throws {
-        guard letterSpacing.isFinite, abs(letterSpacing) <= 1e4 else {
-            throw ValidationError("invalid --letter-spacing \(letterSpacing): must be a finite number of points within ±10000")
-        }
+        if let reason = OptionRules.letterSpacing(letterSpacing) { throw ValidationError("invalid --letter-spacing \(letterSpacing): \(reason)") }
         _ = try featureList()
         if let language, !TextStyle.isWellFormedLanguage(language) {
             throw ValidationError("invalid --lang \"\(language)\": expected a BCP 47 language tag such as ja, ko, zh-Hans, zh-Hant, en-US")
@@ -43,14 +41,14 @@ struct StyleOptions: ParsableArguments {
     private func featureList() throws -> [FontFeature] {
         guard let features else { return [] }
         guard let list = FontFeature.list(features) else {
-            throw ValidationError("invalid --features \(features): use comma-separated four-letter tags, each optionally with - (off), + (on) or =N, e.g. tnum,-liga")
+            throw ValidationError("invalid --features \(features): \(OptionRules.featuresReason)")
         }
         return list
     }
 
-    /// The text style these options give at a point size.
-    func style(size: Double) throws -> TextStyle {
-        TextStyle(size: size, language: language, weight: weight, isItalic: italic, underline: underline,
-                  strikethrough: strikethrough, letterSpacing: letterSpacing, features: try featureList())
+    /// Sets the style in render settings.
+    func apply(to settings: inout RenderSettings) throws {
+        (settings.weight, settings.italic, settings.underline, settings.strikethrough) = (weight, italic, underline, strikethrough)
+        (settings.letterSpacing, settings.features, settings.language) = (letterSpacing, try featureList(), language)
     }
 }

@@ -186,4 +186,46 @@ import Testing
             #expect(error.description == "line \(number): \(error.reason)")
         }
     }
+
+    // MARK: Cutting input into lines
+
+    /// The records of an input given to a `FeedLineSplitter` in chunks of `size` bytes.
+    private func split(_ input: [UInt8], chunkSize size: Int) -> [FeedRecord] {
+        var splitter = FeedLineSplitter()
+        var records: [FeedRecord] = []
+        var offset = 0
+        while true {
+            while let record = splitter.next() { records.append(record) }
+            if splitter.isFinished { return records }
+            if offset < input.count {
+                splitter.append(input[offset..<min(input.count, offset + size)])
+                offset += size
+            } else {
+                splitter.finish()
+            }
+        }
+    }
+
+    /// However the input is cut into chunks (the HTTP service's body, `FeedReader`'s
+    /// reads), the records are the same: a line across chunks, blank lines counted but
+    /// not given, CRLF, a last line without a newline, a line over the limit skipped.
+    @Test func chunksGiveTheSameRecordsWhereverTheyAreCut() throws {
+        let posts = "{\"id\": 1, \"text\": \"一\"}\r\n\n   \nnope\n{\"id\": \"b\", \"text\": \"🎉 two\"}\n{\"id\": 3, \"text\": \"last\"}"
+        let long = String(repeating: "x", count: FeedLineParser.maximumLineBytes + 10) + "\n"
+        for (input, sizes) in [(posts, [1, 2, 3, 7, 100]), (long + posts, [1000, 1 << 16, (1 << 20) + 3])] {
+            let bytes = Array(input.utf8)
+            let whole = split(bytes, chunkSize: bytes.count)
+            for size in sizes {
+                let records = split(bytes, chunkSize: size)
+                #expect(records.map(\.line) == whole.map(\.line), "chunks of \(size)")
+                #expect(records.map(\.result) == whole.map(\.result), "chunks of \(size)")
+            }
+        }
+        let whole = split(Array((long + posts).utf8), chunkSize: 1 << 22)
+        #expect(whole.map(\.line) == [1, 2, 5, 6, 7])
+        #expect(whole.map { (try? $0.result.get())?.id } == [nil, "1", nil, "b", "3"])
+        #expect(whole[0].result == .failure(FeedLineError(line: 1, reason: "line longer than \(FeedLineParser.maximumLineBytes) bytes")))
+        #expect(split([], chunkSize: 1).isEmpty)
+        #expect(split(Array("\n\n".utf8), chunkSize: 1).isEmpty)
+    }
 }

@@ -73,6 +73,13 @@ extension Bitmap {
         try write(toDescriptor: descriptor, path: path, format: .pgm)
     }
 
+    /// The image as an 8-bit gray PNG file's bytes.
+    ///
+    /// - Throws: `ImageError` from the encoder (a PNG of zero pixels).
+    public func pngData() throws(ImageError) -> [UInt8] {
+        try GrayImage(width: width, height: height, gray: pixels).pngData()
+    }
+
     /// Writes the image in a format to an open file descriptor (left open).
     ///
     /// - Parameters:
@@ -86,7 +93,7 @@ extension Bitmap {
         case .pgm: parts = [Array("P5\n\(width) \(height)\n255\n".utf8), pixels]  // the raster as it is
         case .png:
             do {
-                parts = [try GrayImage(width: width, height: height, gray: pixels).pngData()]
+                parts = [try pngData()]
             } catch {
                 throw .cannotEncode(path: path, reason: error.description)
             }

@@ -1,0 +1,232 @@
+import Foundation
+import Hummingbird
+import TextKitLite
+import TextKitLiteFeed
+
+/// The query parameters of `POST /measure`: `textrender measure`'s options by the same names.
+struct MeasureParameters: Equatable {
+    /// One width, or several (`width=320,375,414,768`): one measurement each, in order.
+    var widths = [375.0]
+    var subject: FeedMeasurer.Subject = .cell
+    /// nil: the cell's default (6 body lines); for a text alone, no limit.
+    var maxLines: Int?
+    var fontSize = 17.0
+    var lineSpacing = 0.0
+    /// The server's emoticon table (`emoticons=on`, the default) or none (`off`).
+    var emoticons = true
+
+    static let names = ["width", "layout", "max-lines", "font-size", "line-spacing", "emoticons"]
+
+    init() {}
+
+    /// - Throws: `ServiceError` 400 naming the parameter and its value.
+    init(query: some Sequence<(key: Substring, value: Substring)>) throws(ServiceError) {
+        var seen = Set<Substring>()
+        var givenWidth: Substring?
+        for (name, value) in query {
+            guard seen.insert(name).inserted else { throw .badRequest("query parameter \(name) given more than once") }
+            func invalid(_ reason: String) -> ServiceError { .badRequest("invalid query parameter \(name)=\(value): \(reason)") }
+            func number() throws(ServiceError) -> Double {
+                guard let number = Double(value) else { throw invalid("not a number") }
+                return number
+            }
+            switch name {
+            case "width":
+                givenWidth = value
+                widths = []
+                for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    guard let width = Double(part) else { throw invalid("not a number or a comma-separated list of numbers") }
+                    if let reason = OptionRules.feedWidth(width) { throw invalid(reason) }
+                    widths.append(width)
+                }
+                guard widths.count <= 64 else { throw invalid("at most 64 widths") }
+            case "layout":
+                guard let subject = FeedMeasurer.Subject(rawValue: String(value)) else { throw invalid("must be cell or text") }
+                self.subject = subject
+            case "max-lines":
+                guard let lines = Int(value) else { throw invalid("not an integer") }
+                if let reason = OptionRules.maxLines(lines) { throw invalid(reason) }
+                maxLines = lines
+            case "font-size":
+                fontSize = try number()
+                if let reason = OptionRules.fontSize(fontSize) { throw invalid(reason) }
+            case "line-spacing":
+                lineSpacing = try number()
+                if let reason = OptionRules.lineSpacing(lineSpacing) { throw invalid(reason) }
+            case "emoticons":
+                switch value {
+                case "on": emoticons = true
+                case "off": emoticons = false
+                default: throw invalid("must be on or off")
+                }
+            default:
+                throw .badRequest("unknown query parameter \(name) (known: \(Self.names.joined(separator: ", ")))")
+            }
+        }
+        for width in widths where subject == .cell {
+            if let reason = cellStyle.cellWidthProblem(width) {
+                throw .badRequest("invalid query parameter width=\(givenWidth ?? "\(width)"): \(reason)")
+            }
+        }
+    }
+
+    var cellStyle: FeedCellStyle { FeedCellStyle(bodySize: fontSize, lineSpacing: lineSpacing, bodyMaxLines: maxLines) }
+}
+
+/// A bad input line as the service reports it, in its place among the measurements.
+struct BadLine: Encodable {
+    var error: String
+    var line: Int
+}
+
+/// The JSON Lines posts of a request body as they arrive: the body's chunks cut into
+/// records by `FeedLineSplitter`.
+///
+/// `@unchecked Sendable`, as `BodyReader` and for the same reason: the handler reads the
+/// first records (to answer 400 when no line holds a post) and then hands this over to the
+/// response body's writer, which Hummingbird runs only after the handler has returned.
+final class BodyRecords: @unchecked Sendable {
+    private let body: BodyReader
+    private var splitter = FeedLineSplitter()
+    /// Records read ahead by the handler, given out first (`readAhead[given...]`).
+    private var readAhead: [FeedRecord] = []
+    private var given = 0
+
+    init(_ body: BodyReader) { self.body = body }
+
+    /// The next record without waiting for the body, or nil when the body given so far has
+    /// no more (see `isFinished`).
+    func nextReady() -> FeedRecord? {
+        if given < readAhead.count {
+            given += 1
+            return readAhead[given - 1]
+        }
+        return splitter.next()
+    }
+
+    /// True when every record was given out.
+    var isFinished: Bool { given == readAhead.count && splitter.isFinished }
+
+    /// Waits for the next chunk of the body (marks the end when there is none).
+    ///
+    /// - Throws: what `BodyReader.next()` throws.
+    func receive() async throws {
+        guard let chunk = try await body.next() else { return splitter.finish() }
+        splitter.append(chunk.readableBytesView)
+    }
+
+    /// Reads records until the first post (or the end); they are given out again later.
+    ///
+    /// - Returns: whether a post came; false when the body held none.
+    func readUntilFirstPost() async throws -> Bool {
+        while true {
+            if let record = splitter.next() {
+                readAhead.append(record)
+                if case .success = record.result { return true }
+            } else if splitter.isFinished {
+                return false
+            } else {
+                try await receive()
+            }
+        }
+    }
+
+    /// The records read ahead.
+    var firstRecords: [FeedRecord] { readAhead }
+}
+
+extension TextService {
+    /// `POST /measure`: JSON Lines posts in, one JSON line out per post, in input order, as
+    /// `textrender measure` writes them; a bad line gives `{"error", "line"}` in its place.
+    func measure(_ request: Request) async throws -> Response {
+        let parameters = try MeasureParameters(query: request.uri.queryParameters)
+        let limit = configuration.maxBodyBytes
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw ServiceError.bodyTooLarge(limit: limit) }
+        guard let ticket = gate.enter() else { throw ServiceError.busy(limit: gate.limit) }
+        let records = BodyRecords(BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout))
+        // Lines but no post in them: 400 rather than a stream of errors. An empty body gets
+        // an empty 200, as `textrender measure` writes nothing for empty input.
+        guard try await records.readUntilFirstPost() else {
+            let bad = records.firstRecords.compactMap { record -> FeedLineError? in
+                if case .failure(let error) = record.result { return error } else { return nil }
+            }
+            guard let first = bad.first else { return Response(status: .ok, headers: [.contentType: "application/jsonl; charset=utf-8"]) }
+            throw ServiceError.badRequest("no valid post in the request body (\(bad.count) bad line\(bad.count == 1 ? "" : "s")); line \(first.line): \(first.reason)")
+        }
+        let measurer = FeedMeasurer(precomputer: precomputer(style: parameters.cellStyle, emoticons: parameters.emoticons),
+                                    subject: parameters.subject, widths: parameters.widths, maxLines: parameters.maxLines ?? 0)
+        return Response(status: .ok, headers: [.contentType: "application/jsonl; charset=utf-8"], body: ResponseBody { writer in
+            // The slot is held until the response is written.
+            defer { withExtendedLifetime(ticket) {} }
+            try await self.stream(records, measurer: measurer, to: &writer)
+        })
+    }
+
+    /// Measures the records on the worker pool, a window of them at a time, and writes the
+    /// lines in input order as they are done: the response is never held whole, and a
+    /// client that reads slowly holds the reading of the body back.
+    private func stream(_ records: BodyRecords, measurer: FeedMeasurer, to writer: inout any ResponseBodyWriter) async throws {
+        let window = 16 * pool.workerCount
+        var inFlight: [Task<[UInt8], Never>] = []
+        var head = 0
+        var output = ByteBuffer()
+        func writeHead() async throws {
+            output.writeBytes(await inFlight[head].value)
+            head += 1
+            if head >= window {
+                inFlight.removeFirst(head)
+                head = 0
+            }
+            if output.readableBytes >= 1 << 16 { try await flush() }
+        }
+        func flush() async throws {
+            guard output.readableBytes > 0 else { return }
+            try await writer.write(output)
+            output.clear()
+        }
+        do {
+            while true {
+                if let record = records.nextReady() {
+                    inFlight.append(Task { await self.run { Self.measuredLine(record, measurer: measurer) } })
+                    if inFlight.count - head >= window { try await writeHead() }
+                } else if records.isFinished {
+                    break
+                } else {
+                    // Before waiting for the client, send what is done.
+                    while head < inFlight.count { try await writeHead() }
+                    try await flush()
+                    try await records.receive()
+                }
+            }
+        } catch let error as ServiceError {
+            // The status is sent: the last line says why the rest was not read.
+            while head < inFlight.count { try await writeHead() }
+            var line: [UInt8] = []
+            try JSONLines.append(["error": error.message], to: &line)
+            output.writeBytes(line)
+        }
+        while head < inFlight.count { try await writeHead() }
+        try await flush()
+        try await writer.finish(nil)
+    }
+
+    /// One record's output line: its measurement as `textrender measure` encodes it, or
+    /// the bad line's reason and number.
+    private static func measuredLine(_ record: FeedRecord, measurer: FeedMeasurer) -> [UInt8] {
+        var bytes: [UInt8] = []
+        // Records and these small values always encode.
+        switch measurer.measure(record) {
+        case .success(let measured): try? JSONLines.append(measured, to: &bytes)
+        case .failure(let error): try? JSONLines.append(BadLine(error: error.reason, line: error.line), to: &bytes)
+        }
+        return bytes
+    }
+}
+
+extension ServiceError {
+    static func busy(limit: Int) -> ServiceError {
+        var error = ServiceError(.serviceUnavailable, "busy: all \(limit) request slots are at work (the server's --max-concurrent); retry shortly")
+        error.headers[.retryAfter] = "1"
+        return error
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TextKitLite
+import TextKitLiteFeed
+
+/// The JSON body of `POST /render`: the text, and `textrender render`'s options by their
+/// names in camel case (`fontSize`, `maxLines`, `lineHeight`, ...). Unknown fields are refused.
+struct RenderRequest: Decodable, Sendable {
+    var text: String
+    var settings = RenderSettings()
+    /// Put the server's emoticon table's images in place of their codes.
+    var emoticons = false
+
+    static let fields = [
+        "text", "width", "fontSize", "lineSpacing", "weight", "italic", "underline", "strikethrough", "letterSpacing",
+        "features", "maxLines", "truncationToken", "truncation", "align", "direction", "lineHeight",
+        "lineHeightMultiple", "inset", "highlight", "emoticons", "scale", "debug", "maxPixels",
+    ]
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: Decoder) throws {
+        let fields = try decoder.container(keyedBy: Key.self)
+        for key in fields.allKeys where !Self.fields.contains(key.stringValue) {
+            throw ServiceError.badRequest("unknown field \"\(key.stringValue)\" (known: \(Self.fields.joined(separator: ", ")))")
+        }
+        func value<T: Decodable>(_ name: String, _: T.Type = T.self) throws -> T? {
+            try fields.decodeIfPresent(T.self, forKey: Key(name))
+        }
+        func invalid(_ name: String, _ value: Any, _ reason: String) -> ServiceError {
+            .badRequest("invalid \"\(name)\" \(value): \(reason)")
+        }
+        func choice<T: RawRepresentable & CaseIterable>(_ name: String, _: T.Type) throws -> T? where T.RawValue == String {
+            guard let raw: String = try value(name) else { return nil }
+            guard let chosen = T(rawValue: raw) else {
+                throw invalid(name, "\"\(raw)\"", "use one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return chosen
+        }
+        guard let text: String = try value("text") else { throw ServiceError.badRequest("missing \"text\"") }
+        self.text = text
+        var settings = RenderSettings()
+        // "width": a number of points, or "inf" for no wrapping.
+        if let width = try? fields.decodeIfPresent(Double.self, forKey: Key("width")) {
+            settings.width = width
+        } else if let width: String = try? value("width"), width == "inf" {
+            settings.width = .infinity
+        } else if fields.contains(Key("width")) {
+            throw ServiceError.badRequest("\"width\" must be a number of points or \"inf\"")
+        }
+        /// A value checked by the rule the CLI checks it by.
+        func checked<T: Decodable>(_ name: String, _ rule: (T) -> String?) throws -> T? {
+            guard let given: T = try value(name) else { return nil }
+            if let reason = rule(given) { throw invalid(name, given, reason) }
+            return given
+        }
+        settings.fontSize = try checked("fontSize", OptionRules.fontSize) ?? settings.fontSize
+        settings.lineSpacing = try checked("lineSpacing", OptionRules.lineSpacing) ?? settings.lineSpacing
+        settings.letterSpacing = try checked("letterSpacing", OptionRules.letterSpacing) ?? settings.letterSpacing
+        settings.maxLines = try checked("maxLines", OptionRules.maxLines) ?? settings.maxLines
+        if let features: String = try value("features") {
+            guard let list = FontFeature.list(features) else { throw invalid("features", "\"\(features)\"", OptionRules.featuresReason) }
+            settings.features = list
+        }
+        if let points = try? fields.decodeIfPresent(Double.self, forKey: Key("lineHeight")) {
+            guard let mode = LineHeightMode(option: "\(points)") else { throw invalid("lineHeight", points, OptionRules.lineHeightReason) }
+            settings.lineHeightMode = mode
+        } else if let mode: String = try? value("lineHeight") {
+            guard let parsed = LineHeightMode(option: mode) else { throw invalid("lineHeight", "\"\(mode)\"", OptionRules.lineHeightReason) }
+            settings.lineHeightMode = parsed
+        } else if fields.contains(Key("lineHeight")) {
+            throw invalid("lineHeight", "(not a string or number)", OptionRules.lineHeightReason)
+        }
+        settings.weight = try choice("weight", TextStyle.Weight.self) ?? settings.weight
+        settings.truncation = try choice("truncation", TruncationMode.self) ?? settings.truncation
+        settings.alignment = try choice("align", TextAlignment.self) ?? settings.alignment
+        settings.direction = try choice("direction", ParagraphDirection.self) ?? settings.direction
+        settings.italic = try value("italic") ?? false
+        settings.underline = try value("underline") ?? false
+        settings.strikethrough = try value("strikethrough") ?? false
+        settings.highlight = try value("highlight") ?? false
+        settings.debug = try value("debug") ?? false
+        settings.truncationToken = try value("truncationToken")
+        settings.lineHeightMultiple = try value("lineHeightMultiple") ?? settings.lineHeightMultiple
+        settings.inset = try value("inset") ?? settings.inset
+        settings.scale = try value("scale") ?? settings.scale
+        settings.maxPixels = try value("maxPixels") ?? settings.maxPixels
+        emoticons = try value("emoticons") ?? false
+        self.settings = settings
+    }
+
+    /// Decodes a body, turning the decoder's errors into messages that name the field.
+    ///
+    /// - Throws: `ServiceError` 400.
+    static func decode(_ body: [UInt8]) throws(ServiceError) -> RenderRequest {
+        do {
+            return try JSONDecoder().decode(RenderRequest.self, from: Data(body))
+        } catch let error as ServiceError {
+            throw error
+        } catch let DecodingError.typeMismatch(type, context), let DecodingError.valueNotFound(type, context) {
+            let name = context.codingPath.first?.stringValue
+            guard let name else { throw .badRequest("the body must be a JSON object") }
+            throw .badRequest("\"\(name)\" must be \(describe(type))")
+        } catch let DecodingError.dataCorrupted(context) {
+            if let name = context.codingPath.first?.stringValue {
+                throw .badRequest("\"\(name)\" is out of range: \(context.debugDescription)")
+            }
+            // Where the syntax goes wrong, in the words of Foundation's parser.
+            var detail = ""
+            do { _ = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) } catch {
+                detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String).map { ": " + $0 } ?? ""
+            }
+            throw .badRequest("bad JSON" + detail)
+        } catch {
+            throw .badRequest("bad JSON: \(error)")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type: "an integer"
+        case is Double.Type: "a number"
+        default: "a JSON object"
+        }
+    }
+}
+
+extension TextService {
+    /// `POST /render`: a JSON body, an 8-bit gray PNG back.
+    func render(_ request: Request) async throws -> Response {
+        let limit = configuration.maxBodyBytes
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw ServiceError.bodyTooLarge(limit: limit) }
+        guard let ticket = gate.enter() else { throw ServiceError.busy(limit: gate.limit) }
+        defer { withExtendedLifetime(ticket) {} }
+        let body = try await BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout).collect()
+        let job = try RenderRequest.decode(body)
+        let serverLimit = configuration.maxPixels
+        guard job.settings.maxPixels > 0, job.settings.maxPixels <= serverLimit else {
+            throw ServiceError.badRequest("invalid \"maxPixels\" \(job.settings.maxPixels): must be from 1 to \(serverLimit) (the server's --max-pixels)")
+        }
+        let engine = engine
+        let table = job.emoticons ? emoticons : .empty
+        let outcome: Result<(png: [UInt8], layout: TextLayout), ServiceError> = await run {
+            do {
+                let layout = try engine.layout(table.attributed(job.settings.attributed(job.text)), options: job.settings.layoutOptions)
+                guard let bitmap = try TextRenderer().render(layout, options: job.settings.renderOptions).bitmap else {
+                    return .failure(ServiceError(.internalServerError, "render cancelled"))
+                }
+                return .success((try bitmap.pngData(), layout))
+            } catch let error as RenderError {
+                if case .bitmapTooLarge = error { return .failure(ServiceError(.unprocessableContent, error.description)) }
+                return .failure(.badRequest(error.description))
+            } catch {
+                return .failure(.badRequest("\(error)"))
+            }
+        }
+        let (png, layout) = try outcome.get()
+        let headers: HTTPFields = [
+            .contentType: "image/png",
+            HTTPField.Name("TextKitLite-Lines")!: "\(layout.lineCount)",
+            HTTPField.Name("TextKitLite-Truncated")!: "\(layout.isTruncated)",
+            HTTPField.Name("TextKitLite-Size")!: "\(layout.size.width)x\(layout.size.height)",
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import TextKitLite
+
+/// How `textrender-server` is set up: where it listens, its limits and its fonts.
+public struct ServiceConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    /// 0: any free port (the one chosen is printed and passed to `onListening`).
+    public var port = 8080
+    /// The largest request body accepted; a larger one gets 413.
+    public var maxBodyBytes = 16 << 20
+    /// The longest wait for the next part of a request body: 408 (or, once a `/measure`
+    /// answer streams, an error line) after it.
+    public var bodyTimeout: Duration = .seconds(30)
+    /// Requests measuring or rendering at once; one more gets 503 (health checks do not count).
+    public var maxConcurrent = 8
+    /// Worker threads that measure and render (all requests share them).
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// The largest image `POST /render` draws; a request may ask for less.
+    public var maxPixels = RenderOptions.defaultMaxPixels
+    public var fonts = FontSelection()
+    /// An emoticon table file, `none`, or nil for the bundled table.
+    public var emoticons: String?
+
+    public init() {}
+}

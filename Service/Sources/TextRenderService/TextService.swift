@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+import TextKitLite
+import TextKitLiteFeed
+
+/// What every request shares: one text engine (its shaped-word cache stays warm across
+/// requests), one height cache, the emoticon table, the worker pool that measures and
+/// renders, and the gate that bounds the requests at work.
+public final class TextService: Sendable {
+    public let configuration: ServiceConfiguration
+    public let engine: TextEngine
+    public let heightCache: HeightCache
+    public let emoticons: EmoticonTable
+    /// Runs every measurement and render: CPU work never runs on a NIO event loop nor holds
+    /// a thread of Swift's cooperative pool, which the server's I/O needs.
+    let pool: RenderQueuePool
+    let gate: RequestGate
+    /// One precomputer per cell style and emoticon choice that requests asked for, all over
+    /// the one engine and height cache (whose keys hold the style, so they never mix).
+    private let precomputers = Mutex<[PrecomputerKey: FeedPrecomputer]>([:])
+    /// Most precomputers kept; past it they are all dropped and made again as asked (each
+    /// holds a measured-text cache of up to 4 MB; the word and height caches are shared).
+    static let maximumPrecomputers = 16
+
+    private struct PrecomputerKey: Hashable {
+        let style: FeedCellStyle
+        let emoticons: Bool
+    }
+
+    /// Loads the fonts and the emoticon table.
+    ///
+    /// - Throws: `OptionFailure` naming the font or table that failed.
+    public init(configuration: ServiceConfiguration) throws(OptionFailure) {
+        self.configuration = configuration
+        engine = TextEngine(fonts: try configuration.fonts.chain())
+        heightCache = HeightCache()
+        emoticons = try EmoticonTable.forOption(configuration.emoticons, bundledByDefault: true)
+        pool = RenderQueuePool(workerCount: configuration.jobs)
+        gate = RequestGate(limit: configuration.maxConcurrent)
+    }
+
+    /// The precomputer for a cell style, with or without the emoticon table.
+    func precomputer(style: FeedCellStyle, emoticons useEmoticons: Bool) -> FeedPrecomputer {
+        let key = PrecomputerKey(style: style, emoticons: useEmoticons)
+        return precomputers.withLock { precomputers in
+            if let found = precomputers[key] { return found }
+            if precomputers.count >= Self.maximumPrecomputers { precomputers.removeAll() }
+            // Cells are measured, never laid out here: the shaped-text cache stays small.
+            let made = FeedPrecomputer(engine: engine, style: style, heightCache: heightCache, shapedTextLimit: 64,
+                                       emoticons: useEmoticons ? emoticons : .empty)
+            precomputers[key] = made
+            return made
+        }
+    }
+
+    /// Runs `work` on the worker pool and waits for it without blocking the caller's thread.
+    func run<Output: Sendable>(_ work: @escaping @Sendable () -> Output) async -> Output {
+        await withCheckedContinuation { continuation in
+            pool.submit { continuation.resume(returning: work()) }
+        }
+    }
+}
+
+/// Bounds the requests at work: `enter()` gives a ticket while fewer than `limit` are held;
+/// the slot is freed when the ticket is released (after the response was written, or
+/// dropped unwritten), so no path can leak one.
+final class RequestGate: Sendable {
+    let limit: Int
+    private let held = Atomic<Int>(0)
+
+    init(limit: Int) { self.limit = limit }
+
+    final class Ticket: Sendable {
+        private let gate: RequestGate
+        fileprivate init(gate: RequestGate) { self.gate = gate }
+        deinit { gate.held.subtract(1, ordering: .releasing) }
+    }
+
+    /// A ticket, or nil when `limit` requests are at work.
+    func enter() -> Ticket? {
+        let count = held.add(1, ordering: .acquiring).newValue
+        guard count <= limit else {
+            held.subtract(1, ordering: .releasing)
+            return nil
+        }
+        return Ticket(gate: self)
+    }
+
+    /// Requests at work now.
+    var inFlight: Int { held.load(ordering: .relaxed) }
+}

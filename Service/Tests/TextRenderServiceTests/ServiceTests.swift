@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+import TextKitLite
+import TextRenderService
+
+/// The service over real HTTP on loopback: a server in this process on a free port, and a
+/// client that writes and reads the bytes on the wire.
+@Suite struct ServiceTests {
+    static let feed = Array(FileManager.default.contents(atPath: sampleFeed) ?? Data())
+
+    @Test func healthAnswers() async throws {
+        let response = try await withServer { port in try await HTTP.send(port: port, "GET", "/health") }
+        #expect(response.status == 200)
+        #expect(response.text.contains("\"status\":\"ok\""))
+    }
+
+    @Test func anotherMethodIs405() async throws {
+        let (get, post) = try await withServer { port in
+            (try await HTTP.send(port: port, "GET", "/measure"), try await HTTP.send(port: port, "POST", "/health"))
+        }
+        #expect(get.status == 405)
+        #expect(get.headers["allow"] == "POST")
+        #expect(get.text == #"{"error":"use POST /measure"}"# + "\n")
+        #expect(post.status == 405 && post.headers["allow"] == "GET")
+    }
+
+    /// The service's lines are `textrender measure`'s, byte for byte, for the same options.
+    @Test(arguments: [
+        ("", [String]()),
+        ("width=320", ["--width", "320"]),
+        ("width=250&layout=text&max-lines=3", ["--width", "250", "--layout", "text", "--max-lines", "3"]),
+        ("width=320,375,414,768", ["--width", "320,375,414,768"]),
+        ("width=400&font-size=20&line-spacing=3&max-lines=0&emoticons=off",
+         ["--width", "400", "--font-size", "20", "--line-spacing", "3", "--max-lines", "0", "--emoticons", "none"]),
+    ])
+    func measureEqualsTheCommandLine(query: String, options: [String]) async throws {
+        #expect(!Self.feed.isEmpty, "examples/feed.jsonl not found at \(sampleFeed)")
+        let cli = try runTool(textrenderPath, ["measure", sampleFeed] + options)
+        try #require(cli.status == 0, "textrender measure failed (build the main package first): \(cli.stderr)")
+        let (whole, chunked) = try await withServer { port in
+            (try await HTTP.send(port: port, "POST", "/measure?" + query, body: Self.feed),
+             try await HTTP.sendChunked(port: port, "/measure?" + query, body: Self.feed, chunkSize: 777))
+        }
+        #expect(whole.status == 200)
+        #expect(whole.headers["content-type"]?.hasPrefix("application/jsonl") == true)
+        #expect(whole.body == cli.stdout, "measure?\(query) differs from textrender measure \(options)")
+        #expect(chunked.body == cli.stdout, "a chunked upload gives other lines")
+        #expect(whole.lines.count == 63)
+    }
+
+    /// Bad lines get an error line in their place; the others are measured as the CLI
+    /// measures them (it skips the bad ones and reports them on stderr).
+    @Test func badLinesAreReportedInPlace() async throws {
+        let body = Array("{\"id\":1,\"text\":\"ok\"}\nnot json\n\n{\"id\":2}\n{\"id\":3,\"text\":\"fine\"}".utf8)
+        let path = NSTemporaryDirectory() + "service-bad-lines.jsonl"
+        try Data(body).write(to: URL(fileURLWithPath: path))
+        let cli = try runTool(textrenderPath, ["measure", path])
+        #expect(cli.status == 2)
+        let response = try await withServer { port in try await HTTP.send(port: port, "POST", "/measure", body: body) }
+        #expect(response.status == 200)
+        let lines = response.lines
+        try #require(lines.count == 4)
+        #expect(lines[1] == #"{"error":"bad JSON: Invalid value around character 1","line":2}"#)
+        #expect(lines[2] == #"{"error":"missing \"text\"","line":4}"#)
+        #expect(Array((lines[0] + "\n" + lines[3] + "\n").utf8) == cli.stdout)
+        #expect(cli.stderr.contains(":2: bad JSON: Invalid value around character 1 (line skipped)"))
+    }
+
+    @Test func aBodyWithNoPostIsRefused() async throws {
+        let (bad, empty) = try await withServer { port in
+            (try await HTTP.send(port: port, "POST", "/measure", body: Array("nope\n[1]\n".utf8)),
+             try await HTTP.send(port: port, "POST", "/measure", body: []))
+        }
+        #expect(bad.status == 400)
+        #expect(bad.text == #"{"error":"no valid post in the request body (2 bad lines); line 1: bad JSON: Invalid value around character 1"}"# + "\n")
+        #expect(empty.status == 200 && empty.body.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("width=abc", "invalid query parameter width=abc: not a number or a comma-separated list of numbers"),
+        ("width=10", "invalid query parameter width=10: a cell must be wider than its padding (24.0 points)"),
+        ("width=0&layout=text", "invalid query parameter width=0: must be a positive number of points up to 1000000"),
+        ("layout=grid", "invalid query parameter layout=grid: must be cell or text"),
+        ("max-lines=-1", "invalid query parameter max-lines=-1: must be from 0 (no limit) to 1000000"),
+        ("font-size=0", "invalid query parameter font-size=0: must be in (0, 100000] points"),
+        ("emoticons=maybe", "invalid query parameter emoticons=maybe: must be on or off"),
+        ("width=300&width=400", "query parameter width given more than once"),
+        ("jobs=2", "unknown query parameter jobs (known: width, layout, max-lines, font-size, line-spacing, emoticons)"),
+    ])
+    func badQueryParametersAre400(query: String, message: String) async throws {
+        let response = try await withServer { port in try await HTTP.send(port: port, "POST", "/measure?" + query, body: Self.feed) }
+        #expect(response.status == 400)
+        #expect(response.text == "{\"error\":\"\(message)\"}\n")
+    }
+
+    /// A body over the limit: 413 before reading when its length says so; a chunked one
+    /// that passes the limit once lines were sent ends with an error line.
+    @Test func bodiesOverTheLimit() async throws {
+        let limit = 4096
+        let (declared, render, streamed) = try await withServer({ $0.maxBodyBytes = limit }) { port in
+            (try await HTTP.send(port: port, "POST", "/measure", body: Self.feed),
+             try await HTTP.send(port: port, "POST", "/render", body: Array(repeating: 0x20, count: limit + 1)),
+             try await HTTP.sendChunked(port: port, "/measure", body: Self.feed, chunkSize: 1000))
+        }
+        let message = "{\"error\":\"request body larger than \(limit) bytes (the server's --max-body-bytes)\"}"
+        #expect(declared.status == 413)
+        #expect(declared.text == message + "\n")
+        #expect(render.status == 413)
+        #expect(streamed.status == 200)
+        #expect(streamed.lines.last == message)
+        #expect(streamed.lines.count > 1)
+    }
+
+    /// The answer streams: the first line comes back while the body is still being sent.
+    @Test func measureStreams() async throws {
+        let lines = Self.feed.split(separator: 0x0A)
+        try await withServer { port in
+            let connection = try HTTPConnection(port: port)
+            // Only the first post is sent; its line must come back before the rest is.
+            try await HTTP.onThread { try connection.startMeasure(firstLine: lines[0], marker: "\"id\":\"1001\"") }
+            let response = try await HTTP.onThread { try connection.finishMeasure(lines: lines.dropFirst()) }
+            #expect(response.status == 200)
+            #expect(response.lines.count == 63)
+        }
+    }
+
+    /// With every slot held, one more request gets 503 (health checks still answer), and
+    /// the slot is free again once the response was written.
+    @Test func concurrencyIsBounded() async throws {
+        try await withServer({ $0.maxConcurrent = 1 }) { port in
+            let held = try HTTPConnection(port: port)
+            // It is being measured, its body still open.
+            try await HTTP.onThread { try held.startMeasure(firstLine: Array("{\"id\":1,\"text\":\"hold\"}".utf8), marker: "\"id\":1,") }
+            let busy = try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8))
+            #expect(busy.status == 503)
+            #expect(busy.headers["retry-after"] == "1")
+            #expect(busy.text.contains("--max-concurrent"))
+            #expect(try await HTTP.send(port: port, "GET", "/health").status == 200)
+            let finished = try await HTTP.onThread { try held.finishMeasure(lines: [[UInt8]]()) }
+            #expect(finished.status == 200)
+            #expect(try await slotIsFreed(port: port))
+        }
+    }
+
+    /// A client that stops sending its body gets 408 (or, once the answer streams, an
+    /// error line at its end), and its slot is freed.
+    @Test func stalledBodiesTimeOut() async throws {
+        try await withServer({ $0.bodyTimeout = .milliseconds(300); $0.maxConcurrent = 1 }) { port in
+            let message = "no part of the request body came for 0.3 s (the server's --body-timeout)"
+            let render = try await HTTP.onThread { () -> HTTPConnection.Response in
+                let connection = try HTTPConnection(port: port)
+                connection.sendHead("POST", "/render", contentLength: 100)
+                connection.send(#"{"text":"#)
+                return try connection.readResponse()
+            }
+            #expect(render.status == 408)
+            #expect(render.text == "{\"error\":\"\(message)\"}\n")
+            let measure = try await HTTP.onThread { () -> HTTPConnection.Response in
+                let connection = try HTTPConnection(port: port)
+                try connection.startMeasure(firstLine: Array(#"{"id":1,"text":"stall"}"#.utf8), marker: "\"id\":1,")
+                return try connection.readResponse()
+            }
+            #expect(measure.status == 200)
+            #expect(measure.lines.count == 2)
+            #expect(measure.lines.last == "{\"error\":\"\(message)\"}")
+            #expect(try await slotIsFreed(port: port))
+        }
+    }
+
+    /// The PNG decodes and is the one `textrender render` writes for the same options.
+    @Test func renderAnswersThePNGTheCommandLineWrites() async throws {
+        let json = #"{"text":"Hello, 世界 👋 مرحبا [微笑] @bob #swift","width":200,"scale":2,"highlight":true,"emoticons":true,"maxLines":2,"align":"center"}"#
+        let response = try await withServer { port in try await HTTP.send(port: port, "POST", "/render", body: Array(json.utf8)) }
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "image/png")
+        #expect(response.headers["textkitlite-lines"] == "2")
+        let image = try GrayImage(pngData: response.body)
+        #expect(image.width == 400)
+        #expect(image.height > 40)
+        let path = NSTemporaryDirectory() + "service-render.png"
+        let cli = try runTool(textrenderPath, [
+            "render", "Hello, 世界 👋 مرحبا [微笑] @bob #swift", "--width", "200", "--scale", "2", "--highlight",
+            "--emoticons", repositoryRoot + "/examples/emoticons/emoticons.json", "--max-lines", "2", "--align", "center", "--output", path,
+        ])
+        try #require(cli.status == 0, "\(cli.stderr)")
+        #expect(Array(FileManager.default.contents(atPath: path) ?? Data()) == response.body)
+    }
+
+    @Test(arguments: [
+        (#"{"width":200}"#, 400, #"missing \"text\""#),
+        ("nope", 400, "bad JSON"),
+        ("[1]", 400, "the body must be a JSON object"),
+        (#"{"text":"x","width":"wide"}"#, 400, #"\"width\" must be a number of points or \"inf\""#),
+        (#"{"text":"x","fontSize":0}"#, 400, #"invalid \"fontSize\" 0.0: must be in (0, 100000] points"#),
+        (#"{"text":"x","align":"middle"}"#, 400, #"invalid \"align\" \"middle\": use one of natural, left, center, right, justify"#),
+        (#"{"text":"x","italic":"yes"}"#, 400, #"\"italic\" must be true or false"#),
+        (#"{"text":"x","colour":1}"#, 400, #"unknown field \"colour\""#),
+        (#"{"text":"x","width":-3}"#, 400, "invalid width -3.0: must be a positive number of points (or infinity)"),
+        (#"{"text":"x","scale":500}"#, 400, "invalid scale 500.0: must be in (0, 100]"),
+        (#"{"text":"x","maxPixels":100000000}"#, 400, #"invalid \"maxPixels\" 100000000: must be from 1 to 67108864 (the server's --max-pixels)"#),
+        (#"{"text":"hello world","maxPixels":100}"#, 422, "bitmap of 375×20 pixels exceeds the limit of 100 pixels"),
+    ])
+    func badRenderRequests(body: String, status: Int, message: String) async throws {
+        let response = try await withServer { port in try await HTTP.send(port: port, "POST", "/render", body: Array(body.utf8)) }
+        #expect(response.status == status)
+        #expect(response.headers["content-type"]?.hasPrefix("application/json") == true)
+        #expect(response.text.hasPrefix("{\"error\":\"" + message), "\(response.text)")
+    }
+
+    /// Whether a render is answered 200 within 2 s: a slot is freed when its response was
+    /// written and released, a moment after the client has read it.
+    private func slotIsFreed(port: Int) async throws -> Bool {
+        for _ in 0..<100 {
+            if try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8)).status == 200 { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+}

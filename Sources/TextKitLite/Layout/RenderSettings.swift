@@ -1,0 +1,120 @@
+/// The ranges the front ends (`textrender`, the HTTP service) accept for their options, kept
+/// in one place for both. Each check returns why a value is refused, or nil; the front end
+/// names the option its own way (`--max-lines`, `max-lines=`, `"maxLines"`).
+public enum OptionRules {
+    /// The most lines a line limit may be: more than any text shows, and far from where the
+    /// line-limit arithmetic (one line past the limit) overflows.
+    public static let maximumMaxLines = 1_000_000
+
+    /// A line limit: 0 (none) to `maximumMaxLines`.
+    public static func maxLines(_ value: Int) -> String? {
+        (0...maximumMaxLines).contains(value) ? nil : "must be from 0 (no limit) to \(maximumMaxLines)"
+    }
+
+    /// A feed's cell (or text) width.
+    public static func feedWidth(_ value: Double) -> String? {
+        value.isFinite && value > 0 && value <= 1e6 ? nil : "must be a positive number of points up to 1000000"
+    }
+
+    /// A font size in points.
+    public static func fontSize(_ value: Double) -> String? {
+        value.isFinite && value > 0 && value <= TextStyle.maximumSize ? nil : "must be in (0, \(Int(TextStyle.maximumSize))] points"
+    }
+
+    /// Extra points between lines.
+    public static func lineSpacing(_ value: Double) -> String? {
+        value.isFinite && abs(value) <= 1e6 ? nil : "must be a finite number of points within ±1e6"
+    }
+
+    /// Extra points after each grapheme cluster.
+    public static func letterSpacing(_ value: Double) -> String? {
+        value.isFinite && abs(value) <= 1e4 ? nil : "must be a finite number of points within ±10000"
+    }
+
+    /// Why a list of OpenType features ("tnum,-liga") is refused.
+    public static let featuresReason = "use comma-separated four-letter tags, each optionally with - (off), + (on) or =N, e.g. tnum,-liga"
+
+    /// Why a line height is refused.
+    public static let lineHeightReason = "use natural, uniform or a positive number of points"
+}
+
+/// Why a front end's option could not be used (a font that does not load, an emoticon table
+/// that cannot be read): the message, which names the option and the file.
+public struct OptionFailure: Error, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) { self.description = description }
+}
+
+extension LineHeightMode {
+    /// A line height as an option gives it: "natural", "uniform" or a positive number of points.
+    public init?(option: String) {
+        switch option {
+        case "natural": self = .natural
+        case "uniform": self = .uniform
+        default:
+            guard let points = Double(option), points.isFinite, points > 0 else { return nil }
+            self = .fixed(points)
+        }
+    }
+}
+
+/// Everything `textrender render` and the HTTP service's `POST /render` take besides the
+/// text and the fonts: the style, the layout options and the drawing options, made into the
+/// library's values in one place so both lay out and draw alike.
+public struct RenderSettings: Sendable, Hashable {
+    public var width = 375.0
+    public var fontSize = 17.0
+    public var lineSpacing = 0.0
+    public var weight: TextStyle.Weight = .regular
+    public var italic = false
+    public var underline = false
+    public var strikethrough = false
+    public var letterSpacing = 0.0
+    public var features: [FontFeature] = []
+    /// The text's language (BCP 47), nil for none.
+    public var language: String?
+    public var maxLines = 0
+    /// Shown where the text is cut (nil: the engine's "…").
+    public var truncationToken: String?
+    public var truncation: TruncationMode = .end
+    public var alignment: TextAlignment = .natural
+    public var direction: ParagraphDirection = .auto
+    public var lineHeightMode: LineHeightMode = .natural
+    public var lineHeightMultiple = 1.0
+    /// Content insets in points, on every side.
+    public var inset = 0.0
+    /// Highlight mentions, topics, hashtags and URLs as the feed does.
+    public var highlight = false
+    public var scale = 1.0
+    public var debug = false
+    public var maxPixels = RenderOptions.defaultMaxPixels
+    /// Ink past the layout box: drawn (the image grows) or cut.
+    public var inkOverflow: InkOverflow = .include
+
+    public init() {}
+
+    /// The text's style.
+    public var style: TextStyle {
+        TextStyle(size: fontSize, language: language, weight: weight, isItalic: italic, underline: underline,
+                  strikethrough: strikethrough, letterSpacing: letterSpacing, features: features)
+    }
+
+    /// The text styled (and highlighted when asked), before any emoticons are put in.
+    public func attributed(_ string: String) -> AttributedText {
+        highlight ? Highlighter().attributed(string, style: style, highlightStyle: HighlightStyle())
+                  : AttributedText(string, style: style)
+    }
+
+    public var layoutOptions: LayoutOptions {
+        LayoutOptions(
+            width: width, maxLines: maxLines, truncation: truncation,
+            truncationToken: truncationToken.map { AttributedText($0, style: style) }, alignment: alignment,
+            lineHeightMultiple: lineHeightMultiple, lineSpacing: lineSpacing,
+            lineHeightMode: lineHeightMode, insets: EdgeInsets(all: inset), direction: direction)
+    }
+
+    public var renderOptions: RenderOptions {
+        RenderOptions(scale: scale, debug: debug, maxPixels: maxPixels, inkOverflow: inkOverflow)
+    }
+}
