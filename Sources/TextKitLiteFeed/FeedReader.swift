@@ -8,6 +8,29 @@ public struct FeedRecord: Sendable {
     public let result: Result<FeedPost, FeedLineError>
 }
 
+/// One line of a JSON Lines feed as read, before parsing: so that a reading thread only
+/// cuts lines and workers parse them.
+public struct FeedLine: Sendable {
+    /// 1-based line number.
+    public let line: Int
+    /// The line's bytes, without its newline; nil for a line too long to keep.
+    let bytes: [UInt8]?
+
+    /// The line parsed: the post or why it was rejected; nil for a blank line.
+    public func record() -> FeedRecord? {
+        guard let bytes else {
+            return FeedRecord(line: line, result: .failure(FeedLineError(
+                line: line, reason: "line longer than \(FeedLineParser.maximumLineBytes) bytes")))
+        }
+        do {
+            guard let post = try FeedLineParser.parse(bytes, line: line) else { return nil }
+            return FeedRecord(line: line, result: .success(post))
+        } catch {
+            return FeedRecord(line: line, result: .failure(error))
+        }
+    }
+}
+
 /// Reads a JSON Lines feed from a file descriptor as a lazy sequence of records, in
 /// chunks: memory stays flat however long the input is, and a line longer than
 /// `FeedLineParser.maximumLineBytes` is skipped (reported) without being buffered.
@@ -33,6 +56,20 @@ public struct FeedReader: Sequence {
 
     public func makeIterator() -> Iterator { Iterator(descriptor: descriptor, status: status) }
 
+    /// The feed's lines, unparsed (blank ones too), in order.
+    public var lines: Lines { Lines(reader: self) }
+
+    /// The feed's lines as a sequence (see `lines`).
+    public struct Lines: Sequence, IteratorProtocol {
+        private var iterator: Iterator
+
+        init(reader: FeedReader) {
+            iterator = reader.makeIterator()
+        }
+
+        public mutating func next() -> FeedLine? { iterator.nextLine() }
+    }
+
     public struct Iterator: IteratorProtocol {
         let descriptor: Int32
         let status: Status
@@ -44,8 +81,16 @@ public struct FeedReader: Sequence {
         }
 
         public mutating func next() -> FeedRecord? {
+            while let line = nextLine() {
+                if let record = line.record() { return record }
+            }
+            return nil
+        }
+
+        /// The next line, read as needed.
+        mutating func nextLine() -> FeedLine? {
             while true {
-                if let record = splitter.next() { return record }
+                if let line = splitter.nextLine() { return line }
                 if splitter.isFinished { return nil }
                 if !fill() { splitter.finish() }
             }
@@ -106,18 +151,21 @@ public struct FeedLineSplitter: Sendable {
     /// The next record, or nil when the input given so far holds no complete line more
     /// (after `finish()`: when there is none left).
     public mutating func next() -> FeedRecord? {
+        while let line = nextLine() {
+            if let record = line.record() { return record }
+        }
+        return nil
+    }
+
+    /// The next line, blank or not, unparsed; nil as for `next()`.
+    public mutating func nextLine() -> FeedLine? {
         while true {
             if let newline = buffer[max(start, scanned)...].firstIndex(of: 0x0A) {
                 line += 1
                 let bytes = buffer[start..<newline]
                 start = newline + 1
-                if skippingLongLine {
-                    skippingLongLine = false
-                    return FeedRecord(line: line, result: .failure(FeedLineError(
-                        line: line, reason: "line longer than \(FeedLineParser.maximumLineBytes) bytes")))
-                }
-                if let record = record(bytes) { return record }
-                continue
+                defer { skippingLongLine = false }
+                return FeedLine(line: line, bytes: skippingLongLine ? nil : Array(bytes))
             }
             if atEnd {
                 guard start < buffer.count || skippingLongLine else {
@@ -127,14 +175,8 @@ public struct FeedLineSplitter: Sendable {
                 line += 1
                 let bytes = buffer[start...]
                 start = buffer.count
-                if skippingLongLine {
-                    skippingLongLine = false
-                    return FeedRecord(line: line, result: .failure(FeedLineError(
-                        line: line, reason: "line longer than \(FeedLineParser.maximumLineBytes) bytes")))
-                }
-                if let record = record(bytes) { return record }
-                isFinished = true
-                return nil
+                defer { skippingLongLine = false }
+                return FeedLine(line: line, bytes: skippingLongLine ? nil : Array(bytes))
             }
             // Keep only the unfinished line until more comes.
             scanned = buffer.count - start
@@ -151,12 +193,4 @@ public struct FeedLineSplitter: Sendable {
         }
     }
 
-    private func record(_ bytes: ArraySlice<UInt8>) -> FeedRecord? {
-        do {
-            guard let post = try FeedLineParser.parse(bytes, line: line) else { return nil }
-            return FeedRecord(line: line, result: .success(post))
-        } catch {
-            return FeedRecord(line: line, result: .failure(error))
-        }
-    }
 }

@@ -119,8 +119,10 @@ final class FeedProgress {
         try Output.standardError("textrender: \(source):\(error.line): \(error.reason) (line skipped)\n")
     }
 
-    func postDone() throws {
-        posts += 1
+    func postDone() throws { try postsDone(1) }
+
+    func postsDone(_ count: Int) throws {
+        posts += count
         guard interactive else { return }
         let now = Date()
         if now.timeIntervalSince(lastDraw) > 0.1 {

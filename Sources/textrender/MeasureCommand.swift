@@ -40,18 +40,30 @@ struct MeasureCommand: ParsableCommand {
         let progress = FeedProgress(source: feed.source)
         var output = JSONLinesWriter()
         var failure: Error?
-        // After a failed write, stop reading: the results in flight are dropped.
+        // The reading thread only cuts lines; workers parse, measure and encode them in
+        // batches (one job per post cost more than a second core gave), and the results are
+        // written in input order. After a failed write, stop reading: batches in flight are
+        // dropped.
         let reader = FeedReader(descriptor: descriptor)
-        OrderedParallelMap.run(reader.lazy.prefix { _ in failure == nil }, pool: pool, window: 64 * feed.jobs, transform: { measurer.measure($0) }, consume: { result in
+        let batches = sequence(state: reader.lines) { lines -> [FeedLine]? in
+            var batch: [FeedLine] = []
+            batch.reserveCapacity(Self.batchSize)
+            while batch.count < Self.batchSize, let line = lines.next() { batch.append(line) }
+            return batch.isEmpty ? nil : batch
+        }
+        OrderedParallelMap.run(batches.lazy.prefix { _ in failure == nil }, pool: pool, window: 4 * feed.jobs,
+                               transform: { Self.measure($0, with: measurer) }, consume: { parts in
             guard failure == nil else { return }
             do {
-                switch result {
-                case .success(let record):
-                    try output.write(record)
-                    try progress.postDone()
-                case .failure(let error):
-                    try output.flush()
-                    try progress.reportBad(error)
+                for part in parts {
+                    switch part {
+                    case .measured(let bytes, let count):
+                        try output.write(bytes: bytes)
+                        try progress.postsDone(count)
+                    case .bad(let error):
+                        try output.flush()
+                        try progress.reportBad(error)
+                    }
                 }
             } catch {
                 failure = error
@@ -67,6 +79,39 @@ struct MeasureCommand: ParsableCommand {
             ("text", precomputer.measuredTextStatistics), ("height", precomputer.heightCache.statistics),
         ]))
         if progress.badLines > 0 { throw badLinesExitCode }
+    }
+}
+
+extension MeasureCommand {
+    /// Lines a worker takes at once: enough that handing them over costs little, few enough
+    /// that the window of batches in flight stays small.
+    static let batchSize = 64
+
+    /// What a worker made of a batch, in order: runs of measurement lines (encoded) and
+    /// the bad lines between them.
+    enum BatchPart: Sendable {
+        case measured(bytes: [UInt8], count: Int)
+        case bad(FeedLineError)
+    }
+
+    /// Parses, measures and encodes a batch of lines.
+    static func measure(_ batch: [FeedLine], with measurer: FeedMeasurer) -> [BatchPart] {
+        var parts: [BatchPart] = []
+        var bytes: [UInt8] = [], count = 0
+        for line in batch {
+            guard let record = line.record() else { continue }
+            switch measurer.measure(record) {
+            case .success(let measured):
+                JSONLines.append(measured, to: &bytes)
+                count += 1
+            case .failure(let error):
+                if count > 0 { parts.append(.measured(bytes: bytes, count: count)) }
+                (bytes, count) = ([], 0)
+                parts.append(.bad(error))
+            }
+        }
+        if count > 0 { parts.append(.measured(bytes: bytes, count: count)) }
+        return parts
     }
 }
 

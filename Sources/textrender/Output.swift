@@ -69,8 +69,9 @@ struct JSONLinesWriter {
         if buffer.count > 1 << 16 { try flush() }
     }
 
-    mutating func write(_ record: FeedMeasurer.Record) throws {
-        JSONLines.append(record, to: &buffer)
+    /// Writes lines already encoded.
+    mutating func write(bytes: [UInt8]) throws {
+        buffer += bytes
         if buffer.count > 1 << 16 { try flush() }
     }
 
