@@ -199,7 +199,7 @@ private struct PostTexts: SpecTextMeasuring {
     let post: FeedPost
 
     func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
-        guard let field = FeedCellSpec.Field(rawValue: id) else { return try engine.measure(text, options: options) }
+        guard let field = FeedCellSpec.Field(id: id) else { return try engine.measure(text, options: options) }
         return precomputer.measure(field, of: post, options: options)
     }
 }
