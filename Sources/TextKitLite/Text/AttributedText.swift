@@ -192,7 +192,10 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         let bounds = 0..<utf16.count
         var kept: [TextHighlight] = []
         kept.reserveCapacity(highlights.count)
-        for var highlight in highlights.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+        let startsBefore: (TextHighlight, TextHighlight) -> Bool = { $0.range.lowerBound < $1.range.lowerBound }
+        // Already in order when they come from `Highlighter`: no sorted copy.
+        let ordered = zip(highlights, highlights.dropFirst()).allSatisfy(startsBefore)
+        for var highlight in ordered ? highlights : highlights.sorted(by: startsBefore) {
             highlight.range = highlight.range.clamped(to: bounds)
             guard !highlight.range.isEmpty, highlight.range.lowerBound >= (kept.last?.range.upperBound ?? 0) else { continue }
             kept.append(highlight)
