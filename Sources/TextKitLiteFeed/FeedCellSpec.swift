@@ -5,7 +5,7 @@ import TextKitLite
 /// image grid, footer) and the styled text of each of its text blocks.
 struct FeedCellSpec: Sendable {
     /// A cell's text blocks; the raw value is the block's element id.
-    enum Field: String, Hashable, Sendable {
+    enum Field: String, Hashable, Sendable, CaseIterable {
         case author, body, quote, footer
 
         /// The field whose element id is `id`: as `init(rawValue:)`, which goes through the
