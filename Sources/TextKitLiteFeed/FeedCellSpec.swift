@@ -6,8 +6,21 @@ import TextKitLite
 /// its text blocks.
 struct FeedCellSpec: Sendable {
     /// A cell's text blocks; the raw value is the block's element id.
-    enum Field: String, Hashable, Sendable {
+    enum Field: String, Hashable, Sendable, CaseIterable {
         case author, body, quote, footer
+
+        /// The field whose element id is `id`: as `init(rawValue:)`, which goes through the
+        /// standard library's generic string switch for every text a cell measures; `==`
+        /// compares these short ASCII strings by their bits.
+        init?(id: String) {
+            switch id {
+            case Self.body.rawValue: self = .body
+            case Self.author.rawValue: self = .author
+            case Self.quote.rawValue: self = .quote
+            case Self.footer.rawValue: self = .footer
+            default: return nil
+            }
+        }
 
         /// The field's string in a post ("" for the footer, the same in every cell).
         func string(of post: FeedPost) -> String {

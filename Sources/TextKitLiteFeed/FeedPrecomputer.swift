@@ -24,7 +24,8 @@ public final class FeedPrecomputer: Sendable {
     private let measuredCache: BoundedCache<FieldKey, TextMeasurement>
     private let layouts = Atomic<Int>(0)
     private let measurements = Atomic<Int>(0)
-    private let styleHash: Int
+    /// `style`, hashed with the engine's fonts once, for every height-cache key.
+    private let keySettings: HeightCache.Key.Settings
     /// What `style.validate()` throws, found once: the style never changes.
     private let styleError: LayoutError?
     /// Cells with frames, heights and line counts but no glyph runs (`LayoutOptions.measureOnly`):
@@ -93,7 +94,7 @@ public final class FeedPrecomputer: Sendable {
         self.engine = engine
         self.measureOnly = measureOnly
         self.style = style
-        styleHash = style.hashValue
+        keySettings = HeightCache.Key.Settings(style: style, fonts: engine.fonts)
         do { try style.validate(); styleError = nil } catch { styleError = error }
         cell = FeedCellSpec(style: style, measureOnly: measureOnly, emoticons: emoticons)
         self.heightCache = heightCache
@@ -177,7 +178,7 @@ public final class FeedPrecomputer: Sendable {
         guard scale.isFinite, scale > 0, scale <= 100 else {
             throw .invalidOption(name: "scale", value: "\(scale)", reason: "must be in (0, 100]")
         }
-        return HeightCache.Key(post: post, width: width, scale: scale, style: style, styleHash: styleHash,
+        return HeightCache.Key(post: post, width: width, scale: scale, settings: keySettings,
                                fonts: engine.fonts, emoticons: cell.emoticons, kind: kind)
     }
 
@@ -273,7 +274,7 @@ private struct PostTexts: SpecTextMeasuring {
     let post: FeedPost
 
     func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
-        guard let field = FeedCellSpec.Field(rawValue: id) else { return try engine.measure(text, options: options) }
+        guard let field = FeedCellSpec.Field(id: id) else { return try engine.measure(text, options: options) }
         return precomputer.measure(field, of: post, options: options)
     }
 }

@@ -11,12 +11,10 @@ public final class HeightCache: Sendable {
         let post: FeedPost
         let width: Double
         let scale: Double
-        /// With the post, it decides the cell's direction (the style's, or for `auto` the
-        /// body's first strong character): a mirrored cell never answers for a plain one.
-        let style: FeedCellStyle
-        /// `style.hashValue`, computed once per precomputer: equal styles still compare
-        /// equal, but a lookup does not hash every field of the style again.
-        let styleHash: Int
+        /// The cell style (and its hash with `fonts`), shared by the keys of a precomputer.
+        /// With the post, the style decides the cell's direction (the style's, or for `auto`
+        /// the body's first strong character): a mirrored cell never answers for a plain one.
+        let settings: Settings
         /// The fonts the cell is laid out with: caches shared by precomputers over other
         /// fonts never answer for them.
         let fonts: FontFallbackChain
@@ -29,14 +27,13 @@ public final class HeightCache: Sendable {
         /// The hash of all the above, computed once: a miss looks the key up, then inserts it.
         private let hash: Int
 
-        init(post: FeedPost, width: Double, scale: Double, style: FeedCellStyle, styleHash: Int, fonts: FontFallbackChain,
+        init(post: FeedPost, width: Double, scale: Double, settings: Settings, fonts: FontFallbackChain,
              emoticons: EmoticonTable, kind: Kind) {
             self.emoticons = emoticons
             self.post = post
             self.width = width
             self.scale = scale
-            self.style = style
-            self.styleHash = styleHash
+            self.settings = settings
             self.fonts = fonts
             self.kind = kind
             var hasher = Hasher()
@@ -44,8 +41,7 @@ public final class HeightCache: Sendable {
             hasher.combine(post.contentHash)
             hasher.combine(width)
             hasher.combine(scale)
-            hasher.combine(styleHash)
-            hasher.combine(fonts)
+            hasher.combine(settings.hash)
             hasher.combine(emoticons.emoticons.count)
             hasher.combine(kind)
             hash = hasher.finalize()
@@ -53,12 +49,28 @@ public final class HeightCache: Sendable {
 
         static func == (a: Key, b: Key) -> Bool {
             a.hash == b.hash && a.post.contentHash == b.post.contentHash && a.width == b.width && a.scale == b.scale
-                && a.kind == b.kind && a.styleHash == b.styleHash && a.post.id.hasSameUTF8(as: b.post.id) && a.post.hasSameContent(as: b.post) && a.fonts == b.fonts
-                && a.style == b.style && a.emoticons == b.emoticons
+                && a.kind == b.kind && a.settings.hash == b.settings.hash && a.post.id.hasSameUTF8(as: b.post.id) && a.post.hasSameContent(as: b.post) && a.fonts == b.fonts
+                && (a.settings === b.settings || a.settings.style == b.settings.style) && a.emoticons == b.emoticons
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
         var hashValue: Int { hash }
+
+        /// A cell style and its hash with the engine's fonts, made once per precomputer: a
+        /// key copies a reference, not the style's fields, and hashing a key does not hash
+        /// every field of the style and every font of the chain again.
+        final class Settings: Sendable {
+            let style: FeedCellStyle
+            let hash: Int
+
+            init(style: FeedCellStyle, fonts: FontFallbackChain) {
+                self.style = style
+                var hasher = Hasher()
+                hasher.combine(style)
+                hasher.combine(fonts)
+                hash = hasher.finalize()
+            }
+        }
     }
 
     enum Kind: Hashable, Sendable { case drawable, measureOnly, measurement }

@@ -24,6 +24,12 @@ import Testing
         return FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), style: style)
     }
 
+    /// `Field(id:)` finds every field by its element id, as `init(rawValue:)` does.
+    @Test func everyFieldIsFoundByItsElementID() {
+        for field in FeedCellSpec.Field.allCases { #expect(FeedCellSpec.Field(id: field.rawValue) == field) }
+        #expect(FeedCellSpec.Field(id: "image") == nil && FeedCellSpec.Field(id: "") == nil)
+    }
+
     @Test func framesDoNotOverlapAndStayInsideTheCell() throws {
         let cell = try precomputer().layout(Self.post, width: 375)
         let bounds = Rect(x: 0, y: 0, width: cell.width, height: cell.height)

@@ -99,6 +99,8 @@ struct LineBreaker<Receiver: LineReceiver> {
             receiver.place(piece)
             return true
         }
+        // Room for most units at once: growing one piece at a time would copy them.
+        if unit.capacity == 0 { unit.reserveCapacity(8) }
         unit.append(piece)
         if piece.breakAfter { placeUnit() }
         return !isStopped

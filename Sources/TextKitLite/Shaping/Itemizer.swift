@@ -162,6 +162,7 @@ struct Itemizer {
             // the scratch array.
             var i = clusterStart
             var script = Script.common
+            @inline(__always)  // once or more per cluster, in the itemizer's hottest loop
             func nextScalar() -> UInt32 {
                 let scalar: UInt32
                 (scalar, i) = original.scalar(at: i, end: clusterEnd)

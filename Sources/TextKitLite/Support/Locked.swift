@@ -20,8 +20,9 @@ final class Locked<Value>: Sendable {
     func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
         try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
             let address = Unmanaged.passUnretained(self).toOpaque()
-            ThreadSanitizer.acquire?(address)
-            defer { ThreadSanitizer.release?(address) }
+            let hooks = ThreadSanitizer.hooks
+            hooks?.acquire(address)
+            defer { hooks?.release(address) }
             return try body(&value)
         }
     }

@@ -34,7 +34,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     /// Text with one style.
     public init(_ string: String, style: TextStyle = TextStyle()) {
         self.string = string
-        utf16 = Array(string.utf16)
+        utf16 = string.utf16Units
         baseStyle = style
         runs = utf16.isEmpty ? [] : [Run(range: 0..<utf16.count, style: style)]
     }
@@ -73,7 +73,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 
     /// Appends a string with a style (adjacent equal styles merge into one run).
     public mutating func append(_ string: String, style: TextStyle) {
-        let units = Array(string.utf16)
+        let units = string.utf16Units
         guard !units.isEmpty else { return }
         let start = utf16.count
         self.string += string
@@ -192,7 +192,10 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         let bounds = 0..<utf16.count
         var kept: [TextHighlight] = []
         kept.reserveCapacity(highlights.count)
-        for var highlight in highlights.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+        let startsBefore: (TextHighlight, TextHighlight) -> Bool = { $0.range.lowerBound < $1.range.lowerBound }
+        // Already in order when they come from `Highlighter`: no sorted copy.
+        let ordered = zip(highlights, highlights.dropFirst()).allSatisfy(startsBefore)
+        for var highlight in ordered ? highlights : highlights.sorted(by: startsBefore) {
             highlight.range = highlight.range.clamped(to: bounds)
             guard !highlight.range.isEmpty, highlight.range.lowerBound >= (kept.last?.range.upperBound ?? 0) else { continue }
             kept.append(highlight)

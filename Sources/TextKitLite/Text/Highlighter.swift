@@ -80,7 +80,7 @@ public struct Highlighter: Sendable, Hashable {
                 i += 1
                 continue
             }
-            result.append(TextHighlight(kind: kind, value: String(decoding: UnsafeBufferPointer(rebasing: units[i..<end]), as: UTF16.self),
+            result.append(TextHighlight(kind: kind, value: String(utf16Units: UnsafeBufferPointer(rebasing: units[i..<end])),
                                         range: i..<end))
             i = end
         }

@@ -38,3 +38,98 @@ extension String {
     /// of a `TextMeasurement` as scalar offsets).
     public func scalarOffsets(utf16Offsets: [Int]) -> [Int] { Array(utf16).scalarOffsets(utf16Offsets: utf16Offsets) }
 }
+
+extension String {
+    /// The string's UTF-16 code units, as `Array(utf16)`, transcoded from its UTF-8 storage
+    /// in two passes, eight bytes at a time where they can be: the UTF-16 view decodes
+    /// scalar by scalar through the standard library's generic code.
+    var utf16Units: [UInt16] {
+        var string = self
+        return string.withUTF8 { bytes in
+            // One unit per byte, less one per continuation byte (10xxxxxx), plus one per
+            // four-byte lead (11110xxx: a surrogate pair).
+            let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
+            var count = bytes.count, i = 0
+            while i &+ 8 <= bytes.count {
+                let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                let continuations = (word & ~(word << 1) & high) >> 7
+                let fourByteLeads = (word & word << 1 & word << 2 & word << 3 & high) >> 7
+                // Bytes of 0 or 1: the multiplication sums them into the top byte.
+                count &-= Int((continuations &* ones) >> 56)
+                count &+= Int((fourByteLeads &* ones) >> 56)
+                i &+= 8
+            }
+            while i < bytes.count {
+                count &+= (bytes[i] & 0xC0 == 0x80 ? -1 : 0) &+ (bytes[i] >= 0xF0 ? 1 : 0)
+                i &+= 1
+            }
+            return [UInt16](unsafeUninitializedCapacity: count) { units, initialized in
+                var i = 0, j = 0
+                while i < bytes.count {  // a String's UTF-8 is valid: no checks needed
+                    if i &+ 8 <= bytes.count, UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self) & high == 0 {
+                        for k in 0..<8 { units[j &+ k] = UInt16(bytes[i &+ k]) }
+                        i &+= 8
+                        j &+= 8
+                        continue
+                    }
+                    let byte = bytes[i]
+                    if byte < 0x80 {
+                        units[j] = UInt16(byte)
+                        i &+= 1
+                    } else if byte < 0xE0 {
+                        units[j] = UInt16(byte & 0x1F) << 6 | UInt16(bytes[i &+ 1] & 0x3F)
+                        i &+= 2
+                    } else if byte < 0xF0 {
+                        units[j] = UInt16(byte & 0x0F) << 12 | UInt16(bytes[i &+ 1] & 0x3F) << 6 | UInt16(bytes[i &+ 2] & 0x3F)
+                        i &+= 3
+                    } else {
+                        let scalar = UInt32(byte & 0x07) << 18 | UInt32(bytes[i &+ 1] & 0x3F) << 12
+                            | UInt32(bytes[i &+ 2] & 0x3F) << 6 | UInt32(bytes[i &+ 3] & 0x3F)
+                        units[j] = UInt16(truncatingIfNeeded: 0xD7C0 &+ (scalar >> 10))  // 0xD800 + (scalar - 0x10000) >> 10
+                        j &+= 1
+                        units[j] = UInt16(truncatingIfNeeded: 0xDC00 | (scalar & 0x3FF))
+                        i &+= 4
+                    }
+                    j &+= 1
+                }
+                initialized = j
+            }
+        }
+    }
+
+    /// A string of UTF-16 units, as `String(decoding: units, as: UTF16.self)` (a lone
+    /// surrogate becomes U+FFFD), written as UTF-8 in one pass: the standard library's
+    /// decoding of UTF-16 takes its slow generic path.
+    init(utf16Units units: UnsafeBufferPointer<UInt16>) {
+        // At most 3 bytes per unit: a surrogate pair (two units) takes 4, U+FFFD 3.
+        self.init(unsafeUninitializedCapacity: units.count * 3) { bytes in
+            var i = 0, j = 0
+            while i < units.count {
+                var (scalar, next) = units.scalar(at: i, end: units.count)
+                if scalar & 0xFFFF_F800 == 0xD800 { scalar = 0xFFFD }  // a lone surrogate
+                switch scalar {
+                case ..<0x80:
+                    bytes[j] = UInt8(scalar)
+                    j += 1
+                case ..<0x800:
+                    bytes[j] = UInt8(0xC0 | scalar >> 6)
+                    bytes[j + 1] = UInt8(0x80 | scalar & 0x3F)
+                    j += 2
+                case ..<0x10000:
+                    bytes[j] = UInt8(0xE0 | scalar >> 12)
+                    bytes[j + 1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                    bytes[j + 2] = UInt8(0x80 | scalar & 0x3F)
+                    j += 3
+                default:
+                    bytes[j] = UInt8(0xF0 | scalar >> 18)
+                    bytes[j + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+                    bytes[j + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                    bytes[j + 3] = UInt8(0x80 | scalar & 0x3F)
+                    j += 4
+                }
+                i = next
+            }
+            return j
+        }
+    }
+}

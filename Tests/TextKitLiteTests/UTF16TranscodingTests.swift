@@ -1,0 +1,35 @@
+import Testing
+@testable import TextKitLite
+
+/// `String.utf16Units` and `String(utf16Units:)` against the standard library's own
+/// conversions, on every length of ASCII, two-, three- and four-byte scalars around the
+/// eight-byte chunks, and on random mixes.
+@Suite struct UTF16TranscodingTests {
+    static let pieces = ["a", " ", "~", "é", "ß", "ع", "中", "。", "\u{FFFD}", "\u{FFFF}", "😀", "𠀀", "\u{10FFFF}", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}"]
+
+    @Test func utf16UnitsAreTheUTF16View() {
+        var random = SystemRandomNumberGenerator()
+        var strings = [""]
+        for piece in Self.pieces {
+            for length in 0...20 { strings.append(String(repeating: "x", count: length) + piece + String(repeating: "y", count: 20 - length)) }
+        }
+        for _ in 0..<500 {
+            strings.append((0..<Int.random(in: 0...40, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined())
+        }
+        for string in strings {
+            #expect(string.utf16Units == Array(string.utf16), "\(string.unicodeScalars.map(\.value))")
+            let units = Array(string.utf16)
+            let back = units.withUnsafeBufferPointer { String(utf16Units: $0) }
+            #expect(back == string && back.utf8.elementsEqual(string.utf8))
+        }
+    }
+
+    @Test func loneSurrogatesBecomeReplacementCharacters() {
+        let cases: [[UInt16]] = [[0xD800], [0xDC00], [0x61, 0xD83D], [0xDE00, 0x61], [0xD83D, 0xD83D, 0xDE00], [0xDBFF, 0xDFFF, 0xDC00], []]
+        for units in cases {
+            let ours = units.withUnsafeBufferPointer { String(utf16Units: $0) }
+            let theirs = String(decoding: units, as: UTF16.self)
+            #expect(Array(ours.utf8) == Array(theirs.utf8), "\(units)")
+        }
+    }
+}
