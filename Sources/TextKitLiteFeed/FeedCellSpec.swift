@@ -143,6 +143,7 @@ struct FeedCellSpec: Sendable {
     /// highlighted in the body and the quote. The footer is the cell style's own.
     func attributedText(_ field: Field, _ string: String, language: String?) -> AttributedText {
         func styled(_ style: TextStyle) -> TextStyle {
+            guard language != nil else { return style }
             var style = style
             style.language = language
             return style

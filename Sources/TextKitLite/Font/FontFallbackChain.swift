@@ -6,11 +6,15 @@ import Foundation
 /// fonts (`withSystemFallback()`), else with the primary font's .notdef glyph.
 public struct FontFallbackChain: Sendable, Hashable {
     /// The fonts, primary first. Never empty.
-    public var fonts: [Font] { storage.fonts }
+    public var fonts: [Font] {
+        @inline(__always) get { storage.fonts }
+    }
     /// Other styles of the chain's families (a bold or italic face): never used for
     /// coverage, only to draw a bold or italic style with a real face instead of a
     /// synthesized one.
-    public var styleFaces: [Font] { storage.styleFaces }
+    public var styleFaces: [Font] {
+        @inline(__always) get { storage.styleFaces }
+    }
 
     /// Everything in one object: a chain is copied into every layout, receiver and cache
     /// key, and each copy then costs one retain, not one per field.
@@ -35,8 +39,13 @@ public struct FontFallbackChain: Sendable, Hashable {
         }
     }
 
-    private var memo: FallbackMemo { storage.memo }
-    private var system: SystemFallback? { storage.system }
+    // Read in the itemizer's loop over clusters: inlined, so that no read retains.
+    private var memo: FallbackMemo {
+        @inline(__always) get { storage.memo }
+    }
+    private var system: SystemFallback? {
+        @inline(__always) get { storage.system }
+    }
     private var languageFaces: LanguageFaces { storage.languageFaces }
 
     /// True when clusters no font of the chain covers are looked for among the machine's
@@ -89,6 +98,7 @@ public struct FontFallbackChain: Sendable, Hashable {
     var systemLookups: Int { system?.lookupCount ?? 0 }
 
     /// The font at an index `resolve` gave: the chain's, then the installed ones found.
+    @inline(__always)
     func font(at index: Int) -> Font {
         index < fonts.count ? fonts[index] : system!.font(at: index - fonts.count)
     }

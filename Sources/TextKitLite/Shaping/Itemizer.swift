@@ -54,8 +54,8 @@ struct Itemizer {
         // Empty when no style asks for a font of its own (the usual case): nothing to keep.
         preferredFonts = text.runs.allSatisfy { $0.style.font == .chain } ? [] : text.runs.map { fonts.preferredFont(for: $0.style) }
         styledRuns = text.runs.allSatisfy { !$0.style.changesGlyphs } ? [] : text.runs.map(\.style.changesGlyphs)
-        let regions = text.runs.map { $0.style.language.flatMap(CJKRegion.init(language:)) }
-        self.regions = regions.allSatisfy { $0 == nil } ? [] : regions
+        regions = text.runs.allSatisfy { $0.style.language == nil } ? []
+            : text.runs.map { $0.style.language.flatMap(CJKRegion.init(language:)) }
         chain = fonts
         paragraphLevel = direction.level
         self.cache = cache
@@ -148,7 +148,7 @@ struct Itemizer {
         let hasAttachments = !text.attachments.isEmpty
         var runEnd = runCount == 0 ? Int.max : text.runs[runIndex].range.upperBound
         var preferred = preferredFonts.isEmpty ? nil : preferredFonts[runIndex]
-        // The last cluster when it was a full-width mark, and the marks to squeeze.
+        // The last full-width mark met, and the marks to squeeze.
         var previousMark: (kind: CJKPunctuation.Kind, start: Int, font: Int, style: Int)?
         var squeezedMarks: [Int] = []
         for boundary in graphemes {
@@ -174,8 +174,9 @@ struct Itemizer {
             }
             let first = nextScalar()
             let resolved: Int?
+            let mayBeMark = chineseOrJapanese && CJKPunctuation.mayBeMark(first)
             if i == clusterEnd {
-                resolved = chineseOrJapanese && CJKPunctuation.isSharedWithLatin(first)
+                resolved = mayBeMark && CJKPunctuation.isSharedWithLatin(first)
                     ? chain.resolve(cjkPunctuation: first, preferred: preferred)
                     : chain.resolve(scalar: first, preferred: preferred)
             } else {
@@ -185,16 +186,16 @@ struct Itemizer {
                 resolved = scalars.withUnsafeBufferPointer { chain.resolve(cluster: $0, preferred: preferred) }
             }
             let font = resolved ?? -1
-            if chineseOrJapanese {
-                let kind = i == clusterStart + 1 ? CJKPunctuation.kind(original[clusterStart]) : nil
-                if let kind, let previous = previousMark, previous.start + 1 == clusterStart, previous.font == font, previous.style == runIndex {
+            // A mark of one unit next to the last one (a stale `previousMark` is not adjacent).
+            if mayBeMark, i == clusterStart + 1, let kind = CJKPunctuation.kind(first) {
+                if let previous = previousMark, previous.start + 1 == clusterStart, previous.font == font, previous.style == runIndex {
                     switch CJKPunctuation.squeezed(previous.kind, kind) {
                     case .first: squeezedMarks.append(previous.start)
                     case .second: squeezedMarks.append(clusterStart)
                     case nil: break
                     }
                 }
-                previousMark = kind.map { ($0, clusterStart, font, runIndex) }
+                previousMark = (kind, clusterStart, font, runIndex)
             }
             if script.isNeutral {
                 script = lastScript

@@ -7,9 +7,17 @@ enum CJKPunctuation {
     /// not a Latin font's narrow ones.
     static func isSharedWithLatin(_ scalar: UInt32) -> Bool {
         switch scalar {
-        case 0x2018, 0x2019, 0x201C, 0x201D, 0x2026, 0x00B7, 0x2014: true
-        default: false
+        case 0x2018, 0x2019, 0x201C, 0x201D, 0x2026, 0x00B7, 0x2014: return true
+        default: return false
         }
+    }
+
+    /// True when `scalar` may be one of the marks of `isSharedWithLatin` or `kind`: every
+    /// one lies below U+3020 or from U+FF08 on, so the Han and kana of a paragraph are
+    /// refused in one comparison before the exact tests.
+    @inline(__always)
+    static func mayBeMark(_ scalar: UInt32) -> Bool {
+        scalar &- 0x3020 >= 0xFF08 - 0x3020
     }
 
     /// Where a full-width mark's blank half lies.
@@ -22,16 +30,16 @@ enum CJKPunctuation {
 
     /// The kind of a full-width mark, nil for anything else (colons, question and
     /// exclamation marks are left alone: their glyphs sit centred in some locales).
-    static func kind(_ unit: UInt16) -> Kind? {
+    static func kind(_ unit: UInt32) -> Kind? {
         switch unit {
         case 0x2018, 0x201C, 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0x301D,
              0xFF08, 0xFF3B, 0xFF5B, 0xFF5F:
-            .opening
+            return .opening
         case 0x2019, 0x201D, 0x3001, 0x3002, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0x3019,
              0x301B, 0x301E, 0x301F, 0xFF09, 0xFF0C, 0xFF0E, 0xFF3D, 0xFF5D, 0xFF60:
-            .closing
+            return .closing
         default:
-            nil
+            return nil
         }
     }
 
