@@ -18,11 +18,14 @@ struct FeedOptions: ParsableArguments {
     @Option(name: .customLong("max-lines"), parsing: .unconditional, help: "Body lines before the expand token (0: all). Default: 6 in feed cells; no limit for measure --layout text.")
     var maxLines: Int?
 
-    @Option(name: .customLong("jobs"), parsing: .unconditional, help: "Worker threads (default: the machine's active cores).")
+    @Option(name: .customLong("jobs"), parsing: .unconditional,
+            help: "Worker threads, at most the machine's active cores (default: all of them).")
     var jobsOption: Int?
 
-    /// Worker threads: --jobs, else one per active core.
-    var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
+    /// Worker threads: --jobs, else one per active core, and never more than the cores: the
+    /// work is all computation, and more threads than cores only take turns (and shape the
+    /// same new words at once while the word cache is cold).
+    var jobs: Int { min(jobsOption ?? Int.max, ProcessInfo.processInfo.activeProcessorCount) }
 
     @OptionGroup var fontOptions: FontOptions
 
@@ -34,7 +37,9 @@ struct FeedOptions: ParsableArguments {
         for width in widths.values {
             if let reason = OptionRules.feedWidth(width) { throw ValidationError("invalid --width \(width): \(reason)") }
         }
-        guard (1...256).contains(jobs) else { throw ValidationError("invalid --jobs \(jobs): must be from 1 to 256") }
+        if let jobsOption, !(1...256).contains(jobsOption) {
+            throw ValidationError("invalid --jobs \(jobsOption): must be from 1 to 256")
+        }
         if let maxLines { try validateMaxLines(maxLines) }
     }
 

@@ -116,7 +116,7 @@ enum TextRenderTool {
         let nothing = try TextRenderTool.run(["render", "hi"])
         #expect(nothing.status == 64 && nothing.stderr.contains("Usage: textrender render [<options>]"))
         let feedHelp = try TextRenderTool.run(["feed", "--help"])
-        #expect(feedHelp.stdout.contains("Worker threads (default: the machine's active cores).\n"))
+        #expect(feedHelp.stdout.contains("Worker threads, at most the machine's active cores\n") && feedHelp.stdout.contains("(default: all of them).\n"))
         #expect(!feedHelp.stdout.contains("(default: active cores). (default:"))
         let measureHelp = try TextRenderTool.run(["measure", "--help"])
         #expect(measureHelp.stdout.contains("body's"))

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Whole `textrender measure` processes, the command users run: wall time, best of ROUNDS,
+# over COUNT generated posts of a common vocabulary (SampleFeed) and of a diverse one
+# (diverse-feed.py): --jobs 1, 2 and 8 at one width, and four widths at --jobs 1 and 2.
+#
+#   Benchmarks/process.sh [COUNT] [ROUNDS]     default: 200000 3
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+count=${1:-200000}
+rounds=${2:-3}
+
+swift build -c release --product textrender >&2
+(cd Fuzz && swift build -c release --product FeedGenerator >&2)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+Fuzz/.build/release/FeedGenerator "$count" > "$work/common.jsonl"
+python3 Benchmarks/diverse-feed.py "$count" > "$work/diverse.jsonl"
+
+python3 - "$work" "$count" "$rounds" <<'PY'
+import subprocess, sys, time
+work, count, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+runs = [["--jobs", "1"], ["--jobs", "2"], ["--jobs", "8"],
+        ["--jobs", "1", "--width", "320,375,414,768"], ["--jobs", "2", "--width", "320,375,414,768"]]
+print(f"{'feed':8} {'options':36} {'seconds':>8} {'posts/s':>9}")
+for feed in ["common", "diverse"]:
+    for run in runs:
+        best = float("inf")
+        for _ in range(rounds):
+            start = time.perf_counter()
+            subprocess.run([".build/release/textrender", "measure", f"{work}/{feed}.jsonl"] + run,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            best = min(best, time.perf_counter() - start)
+        print(f"{feed:8} {' '.join(run):36} {best:8.2f} {count / best:9.0f}")
+PY
