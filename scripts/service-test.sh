@@ -14,9 +14,10 @@ swift build --product textrender
 export TEXTRENDER="$PWD/.build/debug/textrender"
 cd Service
 swift build --build-tests
-swift test --skip-build
+# A crash under a sanitizer can leave the test process hanging: bound each run.
+timeout --kill-after=10 900 swift test --skip-build
 
 if [ "${TEXTKITLITE_QUICK:-0}" = "1" ]; then exit 0; fi
 echo "== HTTP service under the thread sanitizer" >&2
 swift build --build-tests --sanitize=thread --scratch-path .build-thread
-swift test --skip-build --sanitize=thread --scratch-path .build-thread
+timeout --kill-after=10 900 swift test --skip-build --sanitize=thread --scratch-path .build-thread

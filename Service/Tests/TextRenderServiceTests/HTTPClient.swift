@@ -37,13 +37,13 @@ final class HTTPConnection: @unchecked Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else {
-            close(socket)
-            throw Failure(description: "connect to port \(port): \(String(cString: strerror(errno)))")
-        }
+        // No close here: an initializer that throws once every property is set still runs
+        // `deinit`, which closes the socket; a second close could close a descriptor the
+        // server has been given since.
+        guard connected == 0 else { throw Failure(description: "connect to port \(port): \(String(cString: strerror(errno)))") }
     }
 
-    deinit { close(socket) }
+    deinit { if socket >= 0 { close(socket) } }
 
     /// Sends bytes; a peer that closed early (it answered before reading the body) is not an error.
     func send(_ bytes: some Collection<UInt8>) {
