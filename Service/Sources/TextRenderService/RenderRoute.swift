@@ -15,7 +15,7 @@ struct RenderRequest: Decodable, Sendable {
     static let fields = [
         "text", "width", "fontSize", "lineSpacing", "weight", "italic", "underline", "strikethrough", "letterSpacing",
         "features", "maxLines", "truncationToken", "truncation", "align", "direction", "lineHeight",
-        "lineHeightMultiple", "inset", "highlight", "emoticons", "scale", "debug", "maxPixels",
+        "lineHeightMultiple", "inset", "highlight", "emoticons", "scale", "debug", "maxPixels", "lang", "exactBox",
     ]
 
     private struct Key: CodingKey {
@@ -92,6 +92,13 @@ struct RenderRequest: Decodable, Sendable {
         settings.inset = try value("inset") ?? settings.inset
         settings.scale = try value("scale") ?? settings.scale
         settings.maxPixels = try value("maxPixels") ?? settings.maxPixels
+        if let language: String = try value("lang") {
+            guard TextStyle.isWellFormedLanguage(language) else {
+                throw invalid("lang", "\"\(language)\"", "expected a BCP 47 language tag such as ja, ko, zh-Hans, zh-Hant, en-US")
+            }
+            settings.language = language
+        }
+        settings.inkOverflow = try value("exactBox") ?? false ? .clip : .include
         emoticons = try value("emoticons") ?? false
         self.settings = settings
     }

@@ -186,6 +186,17 @@ import TextRenderService
         #expect(Array(FileManager.default.contents(atPath: path) ?? Data()) == response.body)
     }
 
+    /// A language and the exact box, as `render --lang --exact-box` draws them.
+    @Test func renderTakesLanguageAndExactBox() async throws {
+        let json = #"{"text":"骨直 “引号”（《书名》）","lang":"ja","exactBox":true,"scale":2}"#
+        let response = try await withServer { port in try await HTTP.send(port: port, "POST", "/render", body: Array(json.utf8)) }
+        #expect(response.status == 200)
+        let path = NSTemporaryDirectory() + "service-render-ja.png"
+        let cli = try runTool(textrenderPath, ["render", "骨直 “引号”（《书名》）", "--lang", "ja", "--exact-box", "--scale", "2", "--output", path])
+        try #require(cli.status == 0, "\(cli.stderr)")
+        #expect(Array(FileManager.default.contents(atPath: path) ?? Data()) == response.body)
+    }
+
     @Test(arguments: [
         (#"{"width":200}"#, 400, #"missing \"text\""#),
         ("nope", 400, "bad JSON"),
@@ -195,6 +206,7 @@ import TextRenderService
         (#"{"text":"x","align":"middle"}"#, 400, #"invalid \"align\" \"middle\": use one of natural, left, center, right, justify"#),
         (#"{"text":"x","italic":"yes"}"#, 400, #"\"italic\" must be true or false"#),
         (#"{"text":"x","colour":1}"#, 400, #"unknown field \"colour\""#),
+        (#"{"text":"x","lang":"ja_JP!"}"#, 400, #"invalid \"lang\" \"ja_JP!\": expected a BCP 47 language tag"#),
         (#"{"text":"x","width":-3}"#, 400, "invalid width -3.0: must be a positive number of points (or infinity)"),
         (#"{"text":"x","scale":500}"#, 400, "invalid scale 500.0: must be in (0, 100]"),
         (#"{"text":"x","maxPixels":100000000}"#, 400, #"invalid \"maxPixels\" 100000000: must be from 1 to 67108864 (the server's --max-pixels)"#),
