@@ -29,7 +29,7 @@ scripts/service-test.sh
 
 if [ "${TEXTKITLITE_QUICK:-0}" = "1" ]; then exit 0; fi
 
-sanitized_suites="Async|FeedCell|Measure|Render|InkBounds|Shaping|LayoutTests|LineBreaking|BoundedCache|LoneGlyph|PNG|Emoticon|Attachment|TextStyle|HitTesting"
+sanitized_suites="Async|FeedCell|Measure|Render|InkBounds|Shaping|UTF16Transcoding|LayoutTests|LineBreaking|BoundedCache|LoneGlyph|PNG|Emoticon|Attachment|TextStyle|HitTesting"
 # LeakSanitizer is off: it reports allocations inside XCTest and Foundation's Process
 # (the toolchain's libraries) that the project cannot free; memory bounds are tested apart.
 export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"

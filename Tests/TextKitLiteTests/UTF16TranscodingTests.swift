@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import TextKitLite
 
@@ -21,6 +22,15 @@ import Testing
             let units = Array(string.utf16)
             let back = units.withUnsafeBufferPointer { String(utf16Units: $0) }
             #expect(back == string && back.utf8.elementsEqual(string.utf8))
+        }
+    }
+
+    /// Many threads transcoding at once, empty strings among them (the empty array is shared
+    /// storage: the sanitized suites run this under ThreadSanitizer).
+    @Test func transcodingFromManyThreadsAtOnce() {
+        let strings = ["", "a", "", "中文", "", "😀x", ""]
+        DispatchQueue.concurrentPerform(iterations: 64) { k in
+            for string in strings { precondition(string.utf16Units == Array(string.utf16), "\(k)") }
         }
     }
 

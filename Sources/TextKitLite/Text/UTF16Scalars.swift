@@ -63,6 +63,10 @@ extension String {
                 count &+= (bytes[i] & 0xC0 == 0x80 ? -1 : 0) &+ (bytes[i] >= 0xF0 ? 1 : 0)
                 i &+= 1
             }
+            // Not through `unsafeUninitializedCapacity` when empty: that stores the count into
+            // the shared empty-array storage, a write ThreadSanitizer reports as a race when
+            // two threads do it.
+            guard count > 0 else { return [] }
             return [UInt16](unsafeUninitializedCapacity: count) { units, initialized in
                 var i = 0, j = 0
                 while i < bytes.count {  // a String's UTF-8 is valid: no checks needed
