@@ -88,6 +88,8 @@ struct FeedCommand: ParsableCommand {
 
     /// What a worker made of one feed line.
     enum Outcome: Sendable {
+        /// A blank line: nothing to do.
+        case blank
         /// The post's cell, its image in a temporary file, and the image's base name.
         case drawn(CellLayout, id: JSONID, temporary: String, name: String)
         /// The line is bad (or its post cannot be drawn): reported, skipped.
@@ -123,9 +125,11 @@ struct FeedCommand: ParsableCommand {
         var names = FileNames()
         var failure: (any Error)?
         let stopped = Atomic<Bool>(false)
-        let input = reader.lazy.prefix { _ in failure == nil }
-        OrderedParallelMap.run(input, pool: RenderQueuePool(workerCount: feed.jobs), window: 16 * feed.jobs, transform: { record -> Outcome in
+        // The reading thread only cuts lines; workers parse, lay out, draw and write them.
+        let input = reader.lines.lazy.prefix { _ in failure == nil }
+        OrderedParallelMap.run(input, pool: RenderQueuePool(workerCount: feed.jobs), window: 16 * feed.jobs, transform: { line -> Outcome in
             guard !stopped.load(ordering: .relaxed) else { return .failed(.cannotWrite(path: output.path, reason: "the run was stopped")) }
+            guard let record = line.record() else { return .blank }
             switch record.result {
             case .failure(let error): return .bad(error)
             case .success(let post):
@@ -168,6 +172,8 @@ struct FeedCommand: ParsableCommand {
                         elements: cell.elements.map(Element.init),
                         truncated: cell.isTruncated, file: file.name))
                     try progress.postDone()
+                case .blank:
+                    break
                 case .bad(let error):
                     try progress.reportBad(error)
                 case .failed(let error):
