@@ -90,9 +90,10 @@ public struct FeedMeasurer: Sendable {
             let options = LayoutOptions(width: widths[0], maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing)
             measured = try precomputer.engine.measure(text, options: options, widths: widths).map { ($0, $0.height, $0.isTruncated) }
         }
+        let units = Array(post.text.utf16)  // once for every width's line starts
         return Record(id: post.jsonID, layouts: zip(widths, measured).map { width, measured in
             Record.Layout(width: width, height: measured.height, lines: measured.body?.lineCount ?? 0,
-                          lineStarts: post.text.scalarOffsets(utf16Offsets: measured.body?.lineStarts ?? []),
+                          lineStarts: units.scalarOffsets(utf16Offsets: measured.body?.lineStarts ?? []),
                           truncated: measured.truncated)
         })
     }

@@ -164,11 +164,11 @@ public final class FeedPrecomputer: Sendable {
         return results.map { $0! }
     }
 
-    /// A field of a post styled as its cell shows it, shaped (not through the shaped-text
-    /// cache: a measuring run would only churn it).
-    fileprivate func shapedForMeasuring(_ field: Field, of post: FeedPost) -> ShapedText {
+    /// A field's string styled as its cell shows it, and shaped (not through the shaped-text
+    /// cache: `shaped(_:_:language:)` caches, a measuring run at several widths does not).
+    fileprivate func shapedUncached(_ field: Field, _ string: String, language: String?) -> ShapedText {
         // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
-        (try? engine.shape(cell.attributedText(field, field.string(of: post), language: post.language))) ?? (try! engine.shape(""))
+        (try? engine.shape(cell.attributedText(field, string, language: language))) ?? (try! engine.shape(""))
     }
 
     private func cacheKey(_ post: FeedPost, width: Double, scale: Double, kind: HeightCache.Kind) throws(LayoutError) -> HeightCache.Key {
@@ -217,8 +217,7 @@ public final class FeedPrecomputer: Sendable {
         let key = FieldKey(field: field, text: string, language: language)
         // The footer is the same for every post: not counted.
         if let cached = shapedCache.value(for: key, record: field != .footer) { return cached }
-        // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
-        let shaped = (try? engine.shape(cell.attributedText(field, string, language: language))) ?? (try! engine.shape(""))
+        let shaped = shapedUncached(field, string, language: language)
         shapedCache.insert(shaped, for: key, cost: 512 + shaped.glyphCount * 24)
         return shaped
     }
@@ -258,10 +257,10 @@ private final class ShapedPostTexts: SpecTextMeasuring {
     }
 
     func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
-        guard let field = FeedCellSpec.Field(rawValue: id) else { return try engine.measure(text, options: options) }
+        guard let field = FeedCellSpec.Field(id: id) else { return try engine.measure(text, options: options) }
         guard field == .body || field == .quote else { return precomputer.measure(field, of: post, options: options) }
         return precomputer.measure(field, of: post, options: options) {
-            let text = self.shaped[field] ?? self.precomputer.shapedForMeasuring(field, of: self.post)
+            let text = self.shaped[field] ?? self.precomputer.shapedUncached(field, field.string(of: self.post), language: self.post.language)
             self.shaped[field] = text
             return text
         }

@@ -15,7 +15,7 @@ extension Array<UInt16> {
     /// Scalar offsets of ascending UTF-16 offsets into these units, in one pass.
     ///
     /// - Complexity: O(n + k) for n code units and k offsets.
-    func scalarOffsets(utf16Offsets: [Int]) -> [Int] {
+    package func scalarOffsets(utf16Offsets: [Int]) -> [Int] {
         var result: [Int] = []
         result.reserveCapacity(utf16Offsets.count)
         var scalars = 0
