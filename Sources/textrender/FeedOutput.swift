@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import TextKitLite
 
 /// The output directory of one `feed` run: held under an exclusive lock, its temporary
@@ -17,7 +16,7 @@ final class FeedOutput: Sendable {
     /// second run on the same directory is refused, and the kernel drops the lock when
     /// this process ends, however it ends (no stale lock file to clean up).
     private let lockDescriptor: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var temporaries: Set<String> = []

@@ -273,7 +273,7 @@ struct RenderCommand: ParsableCommand {
 /// What `renderAsynchronously` waits for: the lines drawn so far and the display's outcome.
 private final class AsyncRenderProgress: Sendable {
     private let lines = Atomic<Int>(0)
-    private let outcome = Mutex<DisplayOutcome?>(nil)
+    private let outcome = Locked<DisplayOutcome?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 
     func lineDrawn() { lines.add(1, ordering: .relaxed) }

@@ -17,7 +17,7 @@ public final class TextService: Sendable {
     let gate: RequestGate
     /// One precomputer per cell style and emoticon choice that requests asked for, all over
     /// the one engine and height cache (whose keys hold the style, so they never mix).
-    private let precomputers = Mutex<[PrecomputerKey: FeedPrecomputer]>([:])
+    private let precomputers = Locked<[PrecomputerKey: FeedPrecomputer]>([:])
     /// Most precomputers kept; past it they are all dropped and made again as asked (each
     /// holds a measured-text cache of up to 4 MB; the word and height caches are shared).
     static let maximumPrecomputers = 16

@@ -1,5 +1,4 @@
 internal import CHarfBuzz
-import Synchronization
 
 /// Fonts found on the machine, through fontconfig, for clusters no font of a chain covers:
 /// a Korean or Thai character behind a Latin and Chinese chain is drawn with an installed
@@ -24,7 +23,7 @@ final class SystemFallback: Sendable {
         var lookups = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The chain's own fonts, never found again.
     private let excluded: Set<Font>
 

@@ -1,6 +1,5 @@
 internal import CFontconfig
 import Foundation
-import Synchronization
 
 /// The machine's installed fonts, found through fontconfig: a family by name, and a font
 /// for characters no font of a chain covers.
@@ -93,9 +92,9 @@ public enum SystemFonts {
     }
 
     /// Families asked for so far (nil: not installed).
-    private static let families = Mutex<[String: Face?]>([:])
+    private static let families = Locked<[String: Face?]>([:])
 
-    private static let fontconfig = Mutex(State())
+    private static let fontconfig = Locked(State())
 
     /// fontconfig's configuration, loaded on first use.
     private struct State: ~Copyable {
