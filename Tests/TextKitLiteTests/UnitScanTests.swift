@@ -30,4 +30,30 @@ import Testing
             }
         }
     }
+
+    /// Splitting scans each paragraph as a scan of its content alone would, and cuts at
+    /// exactly the mandatory-break characters UAX #14 lists (BK, CR, LF, NL).
+    @Test func splittingScansEachParagraphAndCutsAtTheTerminators() {
+        var random = SampleFeed.SplitMix64(state: 5)
+        let terminators: Set<UInt16> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
+        for unit in UInt16.min...UInt16.max {
+            #expect(Paragraphs.isTerminator(unit) == terminators.contains(unit), "\(unit)")
+        }
+        let pool: [UInt16] = [0x0A, 0x0D, 0x85, 0x2028, 0x2029, 0x09, 0x41, 0x20, 0x5D0, 0x4E2D, 0x3042, 0x301, 0xD83D, 0xDE00]
+        for round in 0..<2000 {
+            let units = (0..<random.below(16)).map { _ in pool[random.below(pool.count)] }
+            let paragraphs = Paragraphs.split(units)
+            var position = 0
+            units.withUnsafeBufferPointer { text in
+                for paragraph in paragraphs {
+                    #expect(paragraph.content.lowerBound == position, "round \(round): \(units)")
+                    #expect(!text[paragraph.content].contains(where: terminators.contains), "round \(round): \(units)")
+                    #expect(paragraph.scan == UnicodeProperties.UnitScan(UnsafeBufferPointer(rebasing: text[paragraph.content])),
+                            "round \(round): \(units)")
+                    position = paragraph.end
+                }
+            }
+            #expect(position == units.count, "round \(round): \(units)")
+        }
+    }
 }

@@ -89,7 +89,7 @@ struct Itemizer {
             // The shaper sees tab as a space and other controls as ZWSP (hidden, zero width),
             // so no control character draws a .notdef box; lengths stay the same. Most
             // paragraphs have none, and are shaped from the text itself.
-            let scan = UnicodeProperties.UnitScan(original)
+            let scan = paragraph.scan
             guard scan.hasControl else {
                 return stream(paragraph, original: original, shaping: original, scan: scan, into: &sink)
             }

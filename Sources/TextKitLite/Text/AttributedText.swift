@@ -10,19 +10,55 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     }
 
     /// The text.
-    public private(set) var string: String
+    public var string: String { storage.string }
     /// Style runs in text order, covering `0..<utf16Count` without gaps.
-    public private(set) var runs: [Run]
+    public var runs: [Run] { storage.runs }
     /// The text's UTF-16 code units.
-    public private(set) var utf16: [UInt16]
+    public var utf16: [UInt16] { storage.utf16 }
     /// The style of an empty text, and the default for appended text.
-    public private(set) var baseStyle: TextStyle
+    public var baseStyle: TextStyle { storage.baseStyle }
     /// Highlighted ranges (mentions, topics, URLs, …): ascending, disjoint, not empty,
     /// within the text. Appending another attributed text keeps its highlights.
-    public private(set) var highlights: [TextHighlight] = []
+    public var highlights: [TextHighlight] { storage.highlights }
     /// Inline attachments by UTF-16 offset, ascending; each offset holds U+FFFC. A U+FFFC
     /// without one is ordinary text.
-    public private(set) var attachments: [Attachment] = []
+    public var attachments: [Attachment] { storage.attachments }
+
+    /// The fields behind one reference, copied on write: a text is copied into every
+    /// itemizer, layout, measurement and truncation option that holds it, and a copy then
+    /// costs one retain instead of one per string and array.
+    private var storage: Storage
+
+    /// `@unchecked Sendable`: a storage is written only by `AttributedText`'s mutating
+    /// methods, each after `makeUnique()`; so a storage that two values (and so possibly
+    /// two threads) hold is only ever read. Unchecked exclusivity: the fields are read in
+    /// itemizing's loops, and a text's own methods never overlap two accesses to one field.
+    private final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var string: String
+        @exclusivity(unchecked) var runs: [Run]
+        @exclusivity(unchecked) var utf16: [UInt16]
+        @exclusivity(unchecked) var baseStyle: TextStyle
+        @exclusivity(unchecked) var highlights: [TextHighlight] = []
+        @exclusivity(unchecked) var attachments: [Attachment] = []
+
+        init(string: String, runs: [Run], utf16: [UInt16], baseStyle: TextStyle) {
+            self.string = string
+            self.runs = runs
+            self.utf16 = utf16
+            self.baseStyle = baseStyle
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(string: string, runs: runs, utf16: utf16, baseStyle: baseStyle)
+            copy.highlights = highlights
+            copy.attachments = attachments
+            return copy
+        }
+    }
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
 
     /// An attachment and where it is.
     public struct Attachment: Sendable, Hashable, Codable {
@@ -33,10 +69,9 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 
     /// Text with one style.
     public init(_ string: String, style: TextStyle = TextStyle()) {
-        self.string = string
-        utf16 = string.utf16Units
-        baseStyle = style
-        runs = utf16.isEmpty ? [] : [Run(range: 0..<utf16.count, style: style)]
+        let utf16 = string.utf16Units
+        storage = Storage(string: string, runs: utf16.isEmpty ? [] : [Run(range: 0..<utf16.count, style: style)],
+                          utf16: utf16, baseStyle: style)
     }
 
     public init(stringLiteral value: String) { self.init(value) }
@@ -59,7 +94,8 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
             position = span.range.upperBound
         }
         add(position..<utf16.count, style)
-        runs = result
+        makeUnique()
+        storage.runs = result
     }
 
     /// Text built from pieces, each with its own style.
@@ -75,28 +111,31 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     public mutating func append(_ string: String, style: TextStyle) {
         let units = string.utf16Units
         guard !units.isEmpty else { return }
-        let start = utf16.count
-        self.string += string
-        utf16 += units
-        if let last = runs.last, last.style == style, last.range.upperBound == start {
-            runs[runs.count - 1].range = last.range.lowerBound..<utf16.count
+        makeUnique()
+        let start = storage.utf16.count
+        storage.string += string
+        storage.utf16 += units
+        let end = storage.utf16.count
+        if let last = storage.runs.last, last.style == style, last.range.upperBound == start {
+            storage.runs[storage.runs.count - 1].range = last.range.lowerBound..<end
         } else {
-            runs.append(Run(range: start..<utf16.count, style: style))
+            storage.runs.append(Run(range: start..<end, style: style))
         }
     }
 
     /// Appends another attributed text, keeping its styles, attachments and highlights.
     public mutating func append(_ other: AttributedText) {
         let shift = utf16.count
+        makeUnique()
         for var highlight in other.highlights {
             highlight.range = (highlight.range.lowerBound + shift)..<(highlight.range.upperBound + shift)
-            highlights.append(highlight)
+            storage.highlights.append(highlight)
         }
         for run in other.runs {
             let string = other.utf16.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[run.range]), as: UTF16.self) }
             append(string, style: run.style)
         }
-        attachments += other.attachments.map { Attachment(offset: $0.offset + shift, attachment: $0.attachment) }
+        storage.attachments += other.attachments.map { Attachment(offset: $0.offset + shift, attachment: $0.attachment) }
     }
 
     /// The text of a UTF-16 range (clamped to the text), with its styles, attachments and
@@ -111,7 +150,8 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
             guard !part.isEmpty else { break }
             result.append(String(decoding: utf16[part], as: UTF16.self), style: run.style)
         }
-        result.attachments = attachments.compactMap { range.contains($0.offset) ? Attachment(offset: $0.offset - range.lowerBound, attachment: $0.attachment) : nil }
+        result.makeUnique()
+        result.storage.attachments = attachments.compactMap { range.contains($0.offset) ? Attachment(offset: $0.offset - range.lowerBound, attachment: $0.attachment) : nil }
         // The highlights the range overlaps, from the first that ends inside it.
         var low = 0, high = highlights.count
         while low < high {
@@ -122,7 +162,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
             guard highlight.range.lowerBound < range.upperBound else { break }
             let part = highlight.range.clamped(to: range)
             highlight.range = (part.lowerBound - range.lowerBound)..<(part.upperBound - range.lowerBound)
-            result.highlights.append(highlight)
+            result.storage.highlights.append(highlight)
         }
         return result
     }
@@ -131,7 +171,8 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     public mutating func append(_ attachment: TextAttachment, style: TextStyle) {
         let offset = utf16.count
         append(String(TextAttachment.character), style: style)
-        attachments.append(Attachment(offset: offset, attachment: attachment))
+        makeUnique()
+        storage.attachments.append(Attachment(offset: offset, attachment: attachment))
     }
 
     /// Puts an attachment on the U+FFFC at UTF-16 `offset`, or removes it (nil).
@@ -140,9 +181,10 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     public mutating func setAttachment(_ attachment: TextAttachment?, at offset: Int) {
         precondition(offset >= 0 && offset < utf16.count && utf16[offset] == TextAttachment.unit,
                      "an attachment needs a U+FFFC at offset \(offset)")
-        let index = attachments.firstIndex { $0.offset >= offset } ?? attachments.count
-        if index < attachments.count, attachments[index].offset == offset { attachments.remove(at: index) }
-        if let attachment { attachments.insert(Attachment(offset: offset, attachment: attachment), at: index) }
+        makeUnique()
+        let index = storage.attachments.firstIndex { $0.offset >= offset } ?? storage.attachments.count
+        if index < storage.attachments.count, storage.attachments[index].offset == offset { storage.attachments.remove(at: index) }
+        if let attachment { storage.attachments.insert(Attachment(offset: offset, attachment: attachment), at: index) }
     }
 
     /// The attachment at a UTF-16 offset, if any.
@@ -181,7 +223,8 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
             add(inside, changed)
             add(min(run.range.upperBound, max(run.range.lowerBound, upper))..<run.range.upperBound, run.style)
         }
-        runs = result
+        makeUnique()
+        storage.runs = result
     }
 
     /// Replaces the highlights. Each range is clamped to the text; empty ones are dropped,
@@ -200,7 +243,8 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
             guard !highlight.range.isEmpty, highlight.range.lowerBound >= (kept.last?.range.upperBound ?? 0) else { continue }
             kept.append(highlight)
         }
-        self.highlights = kept
+        makeUnique()
+        storage.highlights = kept
     }
 
     /// The style at a UTF-16 offset (the last run's style at the end, `baseStyle` when empty).
@@ -247,7 +291,8 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     public var description: String { string }
 
     public static func == (a: AttributedText, b: AttributedText) -> Bool {
-        a.utf16 == b.utf16 && a.runs == b.runs && a.baseStyle == b.baseStyle && a.attachments == b.attachments
+        a.storage === b.storage
+            || a.utf16 == b.utf16 && a.runs == b.runs && a.baseStyle == b.baseStyle && a.attachments == b.attachments
             && a.highlights == b.highlights
     }
 

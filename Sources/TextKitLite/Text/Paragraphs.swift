@@ -4,33 +4,44 @@ struct ParagraphRange: Sendable, Hashable {
     var content: Range<Int>
     /// End of the terminator (== `content.upperBound` for the last paragraph without one).
     var end: Int
+    /// What itemizing needs to know about the content's units, found while splitting.
+    var scan = UnicodeProperties.UnitScan()
 }
 
 enum Paragraphs {
     /// Splits text at mandatory breaks (UAX #14 classes BK, CR, LF, NL): LF, VT, FF, CR,
     /// CR LF (one break), NEL, U+2028 and U+2029. Text after the last terminator forms a
     /// paragraph only when it is not empty, so "abc\n" is one paragraph, as in CoreText.
+    /// Each paragraph's units are scanned in the same pass.
     static func split(_ text: [UInt16]) -> [ParagraphRange] {
         text.withUnsafeBufferPointer { text in
             var result: [ParagraphRange] = []
             var start = 0
+            var scan = UnicodeProperties.UnitScan()
             var i = 0
             while i < text.count {
                 let unit = text[i]
-                // Every terminator is at most U+000D, U+0085 or U+2028...U+2029.
-                guard unit <= 0x0D || unit == 0x85 || unit == 0x2028 || unit == 0x2029, unit >= 0x0A else {
+                guard isTerminator(unit) else {
+                    scan.add(unit)
                     i += 1
                     continue
                 }
                 var end = i + 1
                 if unit == 0x0D, end < text.count, text[end] == 0x0A { end += 1 }
-                result.append(ParagraphRange(content: start..<i, end: end))
+                result.append(ParagraphRange(content: start..<i, end: end, scan: scan))
+                scan = UnicodeProperties.UnitScan()
                 start = end
                 i = end
             }
-            if start < text.count { result.append(ParagraphRange(content: start..<text.count, end: text.count)) }
+            if start < text.count { result.append(ParagraphRange(content: start..<text.count, end: text.count, scan: scan)) }
             return result
         }
+    }
+
+    /// LF, VT, FF, CR, NEL, U+2028 or U+2029; two comparisons for ASCII, three for CJK.
+    @inline(__always)
+    static func isTerminator(_ unit: UInt16) -> Bool {
+        unit &- 0x0A < 4 || (unit >= 0x85 && unit <= 0x2029 && (unit == 0x85 || unit >= 0x2028))
     }
 }
 
@@ -67,7 +78,7 @@ extension ParagraphDirection {
             switch scalar.value {
             case 0x2066...0x2068: depth += 1
             case 0x2069: depth = max(0, depth - 1)
-            case 0x0A...0x0D, 0x85, 0x2028, 0x2029: depth = 0  // a paragraph terminator (`Paragraphs.split`)
+            case 0x0A...0x0D, 0x85, 0x2028, 0x2029: depth = 0  // a paragraph terminator (`Paragraphs.isTerminator`)
             default:
                 guard depth == 0 else { continue }
                 switch UnicodeProperties.bidiClass(scalar.value) {

@@ -179,8 +179,9 @@ enum UnicodeProperties {
     /// A C0 or C1 control (tab included).
     static func isControl(_ unit: UInt16) -> Bool { unit < 0x20 || (0x7F...0x9F).contains(unit) }
 
-    /// What a paragraph's itemization needs to know about its units, found in one pass.
-    struct UnitScan {
+    /// What a paragraph's itemization needs to know about its units, found in one pass
+    /// (`Paragraphs.split` makes it while it looks for the paragraphs' ends).
+    struct UnitScan: Sendable, Hashable {
         /// A C0 or C1 control (tab included), which the shaper is not shown.
         var hasControl = false
         /// `mayNeedBidi` of some unit.
@@ -190,20 +191,25 @@ enum UnicodeProperties {
         /// Han, kana or a fullwidth form: CJK line-break rules apply.
         var hasHanOrKana = false
 
-        /// - Complexity: one pass; a printable ASCII unit or a CJK ideograph (most units of
-        ///   most text) costs two comparisons.
+        init() {}
+
         init(_ text: UnsafeBufferPointer<UInt16>) {
-            for unit in text {
-                if unit &- 0x20 < 0x5F { continue }  // 0x20...0x7E: none of the below
-                if unit &- 0x4E00 < 0x5200 {  // 0x4E00...0x9FFF: own grapheme, Han
-                    hasHanOrKana = true
-                    continue
-                }
-                if UnicodeProperties.isControl(unit) { hasControl = true }
-                if UnicodeProperties.mayNeedBidi(unit) { mayNeedBidi = true }
-                if !isOwnGraphemeUnit(unit) { everyUnitOwnGrapheme = false }
-                if (0x3040...0x9FFF).contains(unit) || (0xFF00...0xFFEF).contains(unit) { hasHanOrKana = true }
+            for unit in text { add(unit) }
+        }
+
+        /// Takes one more unit into the scan. A printable ASCII unit or a CJK ideograph (most
+        /// units of most text) costs two comparisons.
+        @inline(__always)
+        mutating func add(_ unit: UInt16) {
+            if unit &- 0x20 < 0x5F { return }  // 0x20...0x7E: none of the below
+            if unit &- 0x4E00 < 0x5200 {  // 0x4E00...0x9FFF: own grapheme, Han
+                hasHanOrKana = true
+                return
             }
+            if UnicodeProperties.isControl(unit) { hasControl = true }
+            if UnicodeProperties.mayNeedBidi(unit) { mayNeedBidi = true }
+            if !isOwnGraphemeUnit(unit) { everyUnitOwnGrapheme = false }
+            if (0x3040...0x9FFF).contains(unit) || (0xFF00...0xFFEF).contains(unit) { hasHanOrKana = true }
         }
     }
 
