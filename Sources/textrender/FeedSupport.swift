@@ -34,9 +34,7 @@ struct FeedOptions: ParsableArguments {
     var emoticons: String?
 
     func validate() throws {
-        for width in widths.values {
-            if let reason = OptionRules.feedWidth(width) { throw ValidationError("invalid --width \(width): \(reason)") }
-        }
+        if case .outOfRange(let width, let reason) = widths.refusal { throw ValidationError("invalid --width \(width): \(reason)") }
         if let jobsOption, !(1...256).contains(jobsOption) {
             throw ValidationError("invalid --jobs \(jobsOption): must be from 1 to 256")
         }
@@ -88,20 +86,21 @@ struct FeedOptions: ParsableArguments {
     }
 }
 
-/// One width or several, comma-separated: "375", "320,375,414,768".
+/// One width or several, comma-separated: "375", "320,375,414,768" (`OptionRules.feedWidths`).
+/// A list that is not numbers is refused while parsing; a width out of range in `validate()`,
+/// which names it.
 struct Widths: ExpressibleByArgument {
     var values: [Double]
+    private(set) var refusal: OptionRules.WidthListError?
 
     init(values: [Double]) { self.values = values }
 
     init?(argument: String) {
-        var values: [Double] = []
-        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let value = Double(part.trimmingCharacters(in: .whitespaces)) else { return nil }
-            values.append(value)
+        switch OptionRules.feedWidths(argument) {
+        case .success(let values): self.values = values
+        case .failure(.outOfRange(let width, let reason)): (values, refusal) = ([width], .outOfRange(width, reason: reason))
+        case .failure: return nil
         }
-        guard !values.isEmpty, values.count <= 64 else { return nil }
-        self.values = values
     }
 
     var defaultValueDescription: String { values.map { String(format: "%g", $0) }.joined(separator: ",") }

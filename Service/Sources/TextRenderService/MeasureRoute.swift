@@ -33,13 +33,10 @@ struct MeasureParameters: Equatable {
             switch name {
             case "width":
                 givenWidth = value
-                widths = []
-                for part in value.split(separator: ",", omittingEmptySubsequences: false) {
-                    guard let width = Double(part) else { throw invalid("not a number or a comma-separated list of numbers") }
-                    if let reason = OptionRules.feedWidth(width) { throw invalid(reason) }
-                    widths.append(width)
+                switch OptionRules.feedWidths(value) {
+                case .success(let list): widths = list
+                case .failure(let error): throw invalid(error.reason)
                 }
-                guard widths.count <= 64 else { throw invalid("at most 64 widths") }
             case "layout":
                 guard let subject = FeedMeasurer.Subject(rawValue: String(value)) else { throw invalid("must be cell or text") }
                 self.subject = subject

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The ranges the front ends (`textrender`, the HTTP service) accept for their options, kept
 /// in one place for both. Each check returns why a value is refused, or nil; the front end
 /// names the option its own way (`--max-lines`, `max-lines=`, `"maxLines"`).
@@ -14,6 +16,38 @@ public enum OptionRules {
     /// A feed's cell (or text) width.
     public static func feedWidth(_ value: Double) -> String? {
         value.isFinite && value > 0 && value <= 1e6 ? nil : "must be a positive number of points up to 1000000"
+    }
+
+    /// The most widths one measurement takes.
+    public static let maximumWidthCount = 64
+
+    /// A list of feed widths, "375" or "320,375,414,768" (blanks around each allowed): the
+    /// widths, or why the list is refused.
+    public static func feedWidths(_ list: some StringProtocol) -> Result<[Double], WidthListError> {
+        var widths: [Double] = []
+        for part in list.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let width = Double(part.trimmingCharacters(in: .whitespaces)) else { return .failure(.notNumbers) }
+            if let reason = feedWidth(width) { return .failure(.outOfRange(width, reason: reason)) }
+            widths.append(width)
+        }
+        guard widths.count <= maximumWidthCount else { return .failure(.tooMany) }
+        return .success(widths)
+    }
+
+    /// Why a width list is refused.
+    public enum WidthListError: Error, Sendable, Equatable {
+        case notNumbers
+        case tooMany
+        /// A width `feedWidth` refuses, and its reason.
+        case outOfRange(Double, reason: String)
+
+        public var reason: String {
+            switch self {
+            case .notNumbers: "not a number or a comma-separated list of numbers"
+            case .tooMany: "at most \(OptionRules.maximumWidthCount) widths"
+            case .outOfRange(_, let reason): reason
+            }
+        }
     }
 
     /// A font size in points.
