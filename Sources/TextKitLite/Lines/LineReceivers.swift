@@ -77,7 +77,8 @@ struct LineMeasurer: LineReceiver {
     @inline(__always)
     mutating func place(_ piece: ShapedPiece) {
         if let naturalFonts { metrics.include(piece, in: naturalFonts) }
-        if keepsLastLine { lastPieces.append(piece) }
+        // Only the last line shown can be truncated: only its pieces are kept.
+        if keepsLastLine, lineStarts.count == maxLines - 1 { lastPieces.append(piece) }
     }
 
     mutating func endLine(_ line: LineEnd) -> Bool {
@@ -87,9 +88,7 @@ struct LineMeasurer: LineReceiver {
             metrics = LineMetrics()
         }
         lastLine = line
-        let more = lineStarts.count < maxLines
-        if more, keepsLastLine { lastPieces.removeAll(keepingCapacity: true) }
-        return more
+        return lineStarts.count < maxLines
     }
 
     /// The last line was truncated to `line`: its start and metrics follow.
