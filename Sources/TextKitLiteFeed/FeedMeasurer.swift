@@ -120,11 +120,7 @@ public enum JSONLines {
     /// through `JSONEncoder` (sorted keys, numbers and escapes as it writes them), written
     /// directly: encoding took more time than measuring at several widths.
     public static func append(_ record: FeedMeasurer.Record, to bytes: inout [UInt8]) {
-        func key(_ name: StaticString) {
-            bytes.append(0x22)
-            bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            bytes.append(contentsOf: [0x22, 0x3A])
-        }
+        func key(_ name: StaticString) { Self.key(name, to: &bytes) }
         func measurement(_ layout: FeedMeasurer.Record.Layout, width: Bool) {
             key("height")
             number(layout.height, to: &bytes)
@@ -173,17 +169,30 @@ public enum JSONLines {
         bytes.append(contentsOf: [0x7D, 0x0A])
     }
 
+    /// An object key and its colon: `"name":`.
+    static func key(_ name: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(0x22)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(contentsOf: [0x22, 0x3A])
+    }
+
     /// A number as `JSONEncoder` writes it: the shortest form that reads back the same,
-    /// without a ".0" ending.
-    private static func number(_ value: Double, to bytes: inout [UInt8]) {
+    /// without a ".0" ending. (A finite one: `JSONEncoder` refuses the others.)
+    static func number(_ value: Double, to bytes: inout [UInt8]) {
         let text = value.description
         bytes.append(contentsOf: text.utf8.dropLast(text.hasSuffix(".0") ? 2 : 0))
     }
 
-    private static func id(_ id: JSONID, to bytes: inout [UInt8]) {
+    static func id(_ id: JSONID, to bytes: inout [UInt8]) {
         guard !id.isInteger else { return bytes.append(contentsOf: id.text.utf8) }
+        string(id.text, to: &bytes)
+    }
+
+    /// A string as `JSONEncoder` writes it without escaping slashes: quotes, backslashes and
+    /// control characters escaped (`\n`, `\u001f`), everything else as its UTF-8 bytes.
+    static func string(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(0x22)
-        for byte in id.text.utf8 {
+        for byte in text.utf8 {
             switch byte {
             case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
             case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])

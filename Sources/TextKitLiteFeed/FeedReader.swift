@@ -59,6 +59,17 @@ public struct FeedReader: Sequence {
     /// The feed's lines, unparsed (blank ones too), in order.
     public var lines: Lines { Lines(reader: self) }
 
+    /// The feed's lines, unparsed, in batches of `size` (the last one shorter), in order:
+    /// jobs for workers that parse them, so that handing a line over costs little.
+    public func lineBatches(of size: Int) -> UnfoldSequence<[FeedLine], Lines> {
+        sequence(state: lines) { lines -> [FeedLine]? in
+            var batch: [FeedLine] = []
+            batch.reserveCapacity(size)
+            while batch.count < size, let line = lines.next() { batch.append(line) }
+            return batch.isEmpty ? nil : batch
+        }
+    }
+
     /// The feed's lines as a sequence (see `lines`).
     public struct Lines: Sequence, IteratorProtocol {
         private var iterator: Iterator

@@ -49,34 +49,6 @@ struct FeedCommand: ParsableCommand {
     @Option(help: "Cell direction: auto (each post's body's first strong character), leftToRight, or rightToLeft (mirrored: avatar on the right, author and footer right-aligned, images from the right).")
     var direction: ParagraphDirection = .auto
 
-    struct Element: Encodable {
-        var id: String
-        var kind: String
-        var frame: Rect
-        var lines: Int?
-        var truncated: Bool?
-        var highlights: [HighlightReport]?
-
-        init(_ element: CellElement) {
-            id = element.id
-            kind = element.kind.rawValue
-            frame = element.frame
-            lines = element.text?.lineCount
-            truncated = element.text?.isTruncated
-            highlights = element.text.map { text in
-                HighlightReport.reports(text.highlights.map { $0.offsetBy(dx: element.frame.x, dy: element.frame.y) }, in: text)
-            }
-        }
-    }
-
-    struct Record: Encodable {
-        var id: JSONID
-        var height: Double
-        var elements: [Element]
-        var truncated: Bool
-        var file: String
-    }
-
     func validate() throws {
         guard scale.isFinite, scale > 0, scale <= 100 else { throw ValidationError("invalid --scale \(scale): must be in (0, 100]") }
         guard maxPixels > 0 else { throw ValidationError("invalid --max-pixels \(maxPixels): must be positive") }
@@ -84,18 +56,6 @@ struct FeedCommand: ParsableCommand {
         guard feed.widths.values.count == 1 else {
             throw ValidationError("invalid --width \(feed.widths.defaultValueDescription): feed draws cells at one width (measure takes several)")
         }
-    }
-
-    /// What a worker made of one feed line.
-    enum Outcome: Sendable {
-        /// A blank line: nothing to do.
-        case blank
-        /// The post's cell, its image in a temporary file, and the image's base name.
-        case drawn(CellLayout, id: JSONID, temporary: String, name: String)
-        /// The line is bad (or its post cannot be drawn): reported, skipped.
-        case bad(FeedLineError)
-        /// Writing failed (a full disk): the run stops.
-        case failed(RenderError)
     }
 
     func run() throws {
@@ -116,82 +76,67 @@ struct FeedCommand: ParsableCommand {
     private func render(_ reader: FeedReader, with precomputer: FeedPrecomputer, into output: FeedOutput) throws {
         let layouts = try output.createTemporaryFile(beside: output.layoutsPath)
         var writer = JSONLinesWriter(file: FileHandle(fileDescriptor: layouts.descriptor, closeOnDealloc: true), name: output.layoutsPath)
-        let engine = precomputer.engine
-        let renderer = CellRenderer()
+        let drawer = CellDrawer(precomputer: precomputer, renderer: CellRenderer(), options: RenderOptions(scale: scale, maxPixels: maxPixels),
+                                width: feed.width, format: format, output: output)
+        let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)
-        let options = RenderOptions(scale: scale, maxPixels: maxPixels)
-        let width = feed.width
-        let imageFormat = format
         var names = FileNames()
         var failure: (any Error)?
         let stopped = Atomic<Bool>(false)
-        // The reading thread only cuts lines; workers parse, lay out, draw and write them.
-        let input = reader.lines.lazy.prefix { _ in failure == nil }
-        OrderedParallelMap.run(input, pool: RenderQueuePool(workerCount: feed.jobs), window: 16 * feed.jobs, transform: { line -> Outcome in
-            guard !stopped.load(ordering: .relaxed) else { return .failed(.cannotWrite(path: output.path, reason: "the run was stopped")) }
-            guard let record = line.record() else { return .blank }
-            switch record.result {
-            case .failure(let error): return .bad(error)
-            case .success(let post):
-                let bitmap: Bitmap
-                let cell: CellLayout
-                do {
-                    cell = try precomputer.layout(post, width: width, scale: options.scale)
-                    guard let drawn = try renderer.render(cell, options: options) else {
-                        return .bad(FeedLineError(line: record.line, reason: "render cancelled"))
-                    }
-                    bitmap = drawn
-                } catch {
-                    return .bad(FeedLineError(line: record.line, reason: "\(error)"))
-                }
-                let name = FeedPost.fileName(forID: post.id, extension: imageFormat.fileExtension)
-                do throws(RenderError) {
-                    let temporary = try output.writeTemporary(bitmap, format: imageFormat,
-                                                              beside: (output.path as NSString).appendingPathComponent(name))
-                    return .drawn(cell, id: post.jsonID, temporary: temporary, name: name)
-                } catch {
-                    stopped.store(true, ordering: .relaxed)
-                    return .failed(error)
-                }
-            }
-        }, consume: { outcome in
-            guard failure == nil else {
-                if case .drawn(_, _, let temporary, _) = outcome { output.discard(temporary) }
-                return
-            }
+        // The reading thread only cuts lines. Workers parse, lay out and draw batches of
+        // them, write each image to a temporary file and encode its layouts.jsonl line; this
+        // thread names the images in input order, appends the lines and hands the renames
+        // back to the workers. After a failure, stop reading: batches in flight are dropped.
+        OrderedParallelMap.run(reader.lineBatches(of: Self.batchSize).lazy.prefix { _ in failure == nil }, pool: pool, window: 4 * feed.jobs,
+                               transform: { batch -> DrawnBatch in
+            let drawn = drawer.draw(batch) { stopped.load(ordering: .relaxed) }
+            if drawn.failed { stopped.store(true, ordering: .relaxed) }
+            return drawn
+        }, consume: { batch in
+            guard failure == nil else { return batch.discard(from: output) }
             do {
-                switch outcome {
-                case .drawn(let cell, let id, let temporary, let name):
-                    let file = try names.assign(name, to: cell.postID)
-                    try output.commit(temporary, to: (output.path as NSString).appendingPathComponent(file.name))
-                    if let first = file.repeatOf {
-                        try Output.standardError("textrender: warning: id \(cell.postID) repeats (its first image is \(first)); this one is \(file.name)\n")
+                if let error = output.commitFailure { throw error }
+                var bytes: [UInt8] = [], renames: [(temporary: String, final: String)] = []
+                for part in batch.parts {
+                    switch part {
+                    case .drawn(let cell):
+                        let file = try names.assign(cell.name, to: cell.postID)
+                        renames.append((cell.temporary, output.filePath(file.name)))
+                        if file.name == cell.name {
+                            bytes += batch.bytes[cell.line]
+                        } else {
+                            bytes += batch.bytes[cell.line.lowerBound..<cell.nameBytes.lowerBound]
+                            bytes += file.name.utf8
+                            bytes += batch.bytes[cell.nameBytes.upperBound..<cell.line.upperBound]
+                        }
+                        if let first = file.repeatOf {
+                            try Output.standardError("textrender: warning: id \(cell.postID) repeats (its first image is \(first)); this one is \(file.name)\n")
+                        }
+                    case .bad(let error):
+                        try progress.reportBad(error)
+                    case .failed(let error):
+                        throw CLIError(error.description)
                     }
-                    try writer.write(Record(
-                        id: id, height: cell.height,
-                        elements: cell.elements.map(Element.init),
-                        truncated: cell.isTruncated, file: file.name))
-                    try progress.postDone()
-                case .blank:
-                    break
-                case .bad(let error):
-                    try progress.reportBad(error)
-                case .failed(let error):
-                    throw CLIError(error.description)
                 }
+                try writer.write(bytes: bytes)
+                try progress.postsDone(renames.count)
+                output.commit(renames, on: pool)
             } catch {
                 failure = error
                 stopped.store(true, ordering: .relaxed)
-                if case .drawn(_, _, let temporary, _) = outcome { output.discard(temporary) }
+                batch.discard(from: output)
             }
         })
+        // Every rename handed to the workers is done (or has failed) before the run ends.
+        let committed = Result { () throws(RenderError) in try output.waitForCommits() }
         if let failure { throw failure }
+        try committed.get()
         try writer.flush()
         try output.commit(layouts.path, to: output.layoutsPath)
         // What was read before a read error is drawn and recorded; the run still fails.
         try feed.checkRead(reader)
-        try progress.summary("rendered", caches: [("word", engine.shapeCache.statistics), ("height", precomputer.heightCache.statistics),
-                                                  ("glyph", renderer.textRenderer.glyphCache.statistics)])
+        try progress.summary("rendered", caches: [("word", precomputer.engine.shapeCache.statistics), ("height", precomputer.heightCache.statistics),
+                                                  ("glyph", drawer.renderer.textRenderer.glyphCache.statistics)])
         if progress.badLines > 0 { throw badLinesExitCode }
     }
 

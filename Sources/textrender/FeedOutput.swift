@@ -6,9 +6,9 @@ import TextKitLite
 /// files tracked so that an interrupt or an I/O error removes them all, and layouts.jsonl
 /// present only when a run has finished (a stale one is removed when a run starts).
 ///
-/// Images are written by the workers to unique temporary names (`mkstemp`) and renamed
-/// to their final names in input order by the caller; layouts.jsonl is written to a
-/// temporary name and renamed at the end.
+/// Images are written by the workers to unique temporary names (`mkstemp`); the caller
+/// names them in input order and hands the renames back to the workers (`commit(_:on:)`);
+/// layouts.jsonl is written to a temporary name and renamed at the end.
 final class FeedOutput: Sendable {
     let path: String
     let layoutsPath: String
@@ -17,11 +17,15 @@ final class FeedOutput: Sendable {
     /// this process ends, however it ends (no stale lock file to clean up).
     private let lockDescriptor: Int32
     private let state = Locked(State())
+    /// The rename jobs handed to workers and not yet done.
+    private let commits = DispatchGroup()
 
     private struct State {
         var temporaries: Set<String> = []
         /// Set once the run is abandoned: no temporary file is made or renamed after.
         var closed = false
+        /// The first rename a worker could not make.
+        var commitFailure: RenderError?
     }
 
     /// Creates the directory if needed and takes its lock; removes a layouts.jsonl left
@@ -86,6 +90,40 @@ final class FeedOutput: Sendable {
             }
             try Bitmap.moveTemporaryFile(temporary, to: finalPath)
         }
+    }
+
+    /// The path of a file named `name` in the directory.
+    func filePath(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    /// Renames temporary files to their final names on one of `pool`'s workers, in order,
+    /// so that the thread that orders the output only names them. A failed rename is kept
+    /// (`commitFailure`) and the files after it are removed.
+    func commit(_ files: [(temporary: String, final: String)], on pool: RenderQueuePool) {
+        guard !files.isEmpty else { return }
+        commits.enter()
+        pool.submit { [self] in
+            defer { commits.leave() }
+            for (k, file) in files.enumerated() {
+                do throws(RenderError) {
+                    try commit(file.temporary, to: file.final)
+                } catch {
+                    state.withLock { state in state.commitFailure = state.commitFailure ?? error }
+                    for rest in files[(k + 1)...] { discard(rest.temporary) }
+                    return
+                }
+            }
+        }
+    }
+
+    /// The first rename handed to a worker that failed, if any.
+    var commitFailure: RenderError? { state.withLock { $0.commitFailure } }
+
+    /// Waits until every rename handed to the workers is done.
+    ///
+    /// - Throws: the first that failed.
+    func waitForCommits() throws(RenderError) {
+        commits.wait()
+        if let failure = commitFailure { throw failure }
     }
 
     /// Removes one temporary file.

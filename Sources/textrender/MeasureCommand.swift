@@ -45,13 +45,7 @@ struct MeasureCommand: ParsableCommand {
         // written in input order. After a failed write, stop reading: batches in flight are
         // dropped.
         let reader = FeedReader(descriptor: descriptor)
-        let batches = sequence(state: reader.lines) { lines -> [FeedLine]? in
-            var batch: [FeedLine] = []
-            batch.reserveCapacity(Self.batchSize)
-            while batch.count < Self.batchSize, let line = lines.next() { batch.append(line) }
-            return batch.isEmpty ? nil : batch
-        }
-        OrderedParallelMap.run(batches.lazy.prefix { _ in failure == nil }, pool: pool, window: 4 * feed.jobs,
+        OrderedParallelMap.run(reader.lineBatches(of: Self.batchSize).lazy.prefix { _ in failure == nil }, pool: pool, window: 4 * feed.jobs,
                                transform: { Self.measure($0, with: measurer) }, consume: { parts in
             guard failure == nil else { return }
             do {

@@ -1,8 +1,11 @@
 import Foundation
+@testable import SampleFeed
 import Testing
+@testable import TextKitLite
 @testable import TextKitLiteFeed
 
-/// Measurement lines written directly equal `JSONEncoder`'s, byte for byte.
+/// Measurement lines and layouts.jsonl lines written directly equal `JSONEncoder`'s, byte
+/// for byte.
 @Suite struct JSONLinesTests {
     /// The generic `JSONLines.append`, through `JSONEncoder`.
     static func appendThroughEncoder(_ value: some Encodable, to bytes: inout [UInt8]) throws {
@@ -34,5 +37,58 @@ import Testing
             try Self.appendThroughEncoder(record, to: &encoded)
             #expect(direct == encoded, "\(String(decoding: direct, as: UTF8.self)) vs \(String(decoding: encoded, as: UTF8.self))")
         }
+    }
+
+    /// The cells of generated posts (highlights, truncated bodies, quotes, image grids,
+    /// right-to-left cells, integer and string ids), at two scales.
+    @Test func cellRecordsEqualJSONEncoders() throws {
+        let precomputer = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts))
+        var highlights = 0
+        for index in 0..<600 {
+            var post = SampleFeed.post(index)
+            post.idIsInteger = index % 2 == 0
+            if index % 2 == 0 { post.id = String(index) }
+            let cell = try precomputer.layout(post, width: [375, 320, 414][index % 3], scale: index % 5 == 0 ? 3 : 2)
+            let name = FeedPost.fileName(forID: post.id)
+            let record = CellRecord(cell, id: post.jsonID, file: name)
+            highlights += record.elements.reduce(0) { $0 + ($1.highlights?.count ?? 0) }
+            try Self.expectDirectEqualsEncoder(record)
+        }
+        #expect(highlights > 100)
+    }
+
+    /// Records with odd strings everywhere a string goes, odd numbers everywhere a number
+    /// goes, and every optional field present or not.
+    @Test func oddCellRecordsEqualJSONEncoders() throws {
+        var generator = SystemRandomNumberGenerator()
+        let characters: [Character] = (0..<0x20).map { Character(Unicode.Scalar($0)!) } + ["\"", "\\", "/", "a", "é", "中", "😀", "\u{2028}", "\u{7F}"]
+        func text() -> String { String((0..<Int.random(in: 0...8, using: &generator)).map { _ in characters.randomElement(using: &generator)! }) }
+        let numbers: [Double] = [0, -0.0, 1, 153.3359375, 73.84800000000001, 1e16, 1e-5, .leastNonzeroMagnitude, 2.5e20, -12.5]
+        func rect() -> Rect { Rect(x: numbers.randomElement()!, y: numbers.randomElement()!, width: numbers.randomElement()!, height: numbers.randomElement()!) }
+        for _ in 0..<2000 {
+            let isText = Bool.random(using: &generator)
+            let elements = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                CellRecord.Element(id: text(), kind: text(), frame: rect(), lines: isText ? Int.random(in: 0...9) : nil,
+                                   truncated: isText ? Bool.random() : nil,
+                                   highlights: isText ? (0..<Int.random(in: 0...2)).map { _ in
+                                       HighlightReport(kind: text(), value: text(), range: [Int.random(in: 0...99), Int.random(in: 100...999)],
+                                                       rects: (0..<Int.random(in: 0...2)).map { _ in rect() },
+                                                       truncationToken: Bool.random() ? true : nil)
+                                   } : nil)
+            }
+            let id = Bool.random() ? JSONID(String(Int64.random(in: .min ... .max)), isInteger: true) : JSONID(text(), isInteger: false)
+            let file = FeedPost.fileName(forID: text(), extension: "png")
+            try Self.expectDirectEqualsEncoder(CellRecord(id: id, height: numbers.randomElement()!, elements: elements,
+                                                          truncated: Bool.random(), file: file))
+        }
+    }
+
+    /// The direct line equals `JSONEncoder`'s, and the range it returns holds the file name.
+    static func expectDirectEqualsEncoder(_ record: CellRecord) throws {
+        var direct: [UInt8] = Array("x\n".utf8), encoded: [UInt8] = Array("x\n".utf8)
+        let name = JSONLines.append(record, to: &direct)
+        try appendThroughEncoder(record, to: &encoded)
+        #expect(direct == encoded, "\(String(decoding: direct, as: UTF8.self)) vs \(String(decoding: encoded, as: UTF8.self))")
+        #expect(String(decoding: direct[name], as: UTF8.self) == record.file)
     }
 }

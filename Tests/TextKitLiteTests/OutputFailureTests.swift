@@ -199,6 +199,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory + "/layouts.jsonl"))
     }
 
+    @Test func failedRenameOnAWorkerStopsTheRun() throws {
+        // A directory holds the 41st image's name: its rename (on a worker) fails.
+        let directory = Fixtures.temporaryPath("rename")
+        try FileManager.default.createDirectory(atPath: directory + "/40.pgm/x", withIntermediateDirectories: true)
+        let lines = (0..<3000).map { #"{"id": \#($0), "text": "post \#($0)"}"# }.joined(separator: "\n")
+        let result = try TextRenderTool.run(["feed", "--out", directory, "--jobs", "2", "--scale", "0.5"], stdin: Data(lines.utf8))
+        Self.expectNoTrap(result)
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: cannot write \(directory)/40.pgm: Is a directory\n", "\(result.stderr)")
+        #expect(Self.hiddenFiles(directory).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/layouts.jsonl"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count < 3000)
+    }
+
     @Test func failedStandardErrorStopsAFeedRunAndCleansUp() throws {
         let directory = Fixtures.temporaryPath("feed-stderr")
         let result = try TextRenderTool.shell(#"printf 'bad\n{"id": 1, "text": "x"}\n' | "$T" feed --out "\#(directory)" 2>/dev/full; echo "status $?""#)
