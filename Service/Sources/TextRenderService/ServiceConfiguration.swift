@@ -11,6 +11,9 @@ public struct ServiceConfiguration: Sendable {
     /// The longest wait for the next part of a request body: 408 (or, once a `/measure`
     /// answer streams, an error line) after it.
     public var bodyTimeout: Duration = .seconds(30)
+    /// The longest a connection may make no progress at all (nothing read, no write
+    /// completed: a client that stops reading its answer); it is closed after.
+    public var stallTimeout: Duration = .seconds(60)
     /// Requests measuring or rendering at once; one more gets 503 (health checks do not count).
     public var maxConcurrent = 8
     /// Worker threads that measure and render (all requests share them).

@@ -33,6 +33,11 @@ struct TextRenderServer: AsyncParsableCommand {
         "Longest wait, in seconds, for the next part of a request body (408 beyond).", valueName: "seconds"))
     var bodyTimeout = 30
 
+    @Option(name: .customLong("stall-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "Longest time, in seconds, a connection may make no progress (nothing read, no write completed, e.g. a client that stops reading its answer) before it is closed.",
+        valueName: "seconds"))
+    var stallTimeout = 60
+
     @Option(name: .customLong("max-concurrent"), parsing: .unconditional, help: "Requests measuring or rendering at once (503 beyond).")
     var maxConcurrent = 8
 
@@ -64,6 +69,7 @@ struct TextRenderServer: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("invalid --port \(port): must be from 0 to 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("invalid --max-body-bytes \(maxBodyBytes): must be positive") }
         guard (1...86_400).contains(bodyTimeout) else { throw ValidationError("invalid --body-timeout \(bodyTimeout): must be from 1 to 86400 seconds") }
+        guard (1...86_400).contains(stallTimeout) else { throw ValidationError("invalid --stall-timeout \(stallTimeout): must be from 1 to 86400 seconds") }
         guard (1...10_000).contains(maxConcurrent) else { throw ValidationError("invalid --max-concurrent \(maxConcurrent): must be from 1 to 10000") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("invalid --jobs \(jobs): must be from 1 to 256") }
         guard maxPixels > 0 else { throw ValidationError("invalid --max-pixels \(maxPixels): must be positive") }
@@ -80,6 +86,7 @@ struct TextRenderServer: AsyncParsableCommand {
         configuration.maxBodyBytes = maxBodyBytes
         configuration.maxConcurrent = maxConcurrent
         configuration.bodyTimeout = .seconds(bodyTimeout)
+        configuration.stallTimeout = .seconds(stallTimeout)
         if let jobs { configuration.jobs = jobs }
         configuration.maxPixels = maxPixels
         configuration.fonts = FontSelection(files: fonts, families: families, fallback: !noFallback)

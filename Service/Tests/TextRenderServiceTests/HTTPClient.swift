@@ -25,11 +25,14 @@ final class HTTPConnection: @unchecked Sendable {
     private var received: [UInt8] = []
     private var readOffset = 0
 
-    init(port: Int, timeout: Int = 60) throws {
+    /// - Parameter receiveBuffer: the socket's receive buffer in bytes (nil: the system's), small
+    ///   for a client that reads slowly.
+    init(port: Int, timeout: Int = 60, receiveBuffer: Int32? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var time = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        if var receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

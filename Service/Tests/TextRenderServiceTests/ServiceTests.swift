@@ -167,6 +167,26 @@ import TextRenderService
         }
     }
 
+    /// A client that stops reading a long `/measure` answer holds its slot only until the
+    /// connection has made no progress for the stall timeout; then it is closed.
+    @Test func aClientThatStopsReadingIsCutOff() async throws {
+        let body = Array((0..<100_000).map { #"{"id":\#($0),"text":"a post that stays unread, #\#($0)"}"# }.joined(separator: "\n").utf8)
+        try await withServer({ $0.stallTimeout = .seconds(1); $0.maxConcurrent = 1 }) { port in
+            // A small receive buffer, and no read: the answer (about 10 MB) fills the buffers.
+            let stalled = try HTTPConnection(port: port, receiveBuffer: 4096)
+            let sending = Task { try await HTTP.onThread { stalled.sendHead("POST", "/measure", contentLength: body.count); stalled.send(body) } }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8)).status == 503)
+            var freed = false
+            for _ in 0..<150 where !freed {
+                try await Task.sleep(for: .milliseconds(200))
+                freed = try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8)).status == 200
+            }
+            #expect(freed, "the slot was still held 30 s later")
+            try await sending.value
+        }
+    }
+
     /// The PNG decodes and is the one `textrender render` writes for the same options.
     @Test func renderAnswersThePNGTheCommandLineWrites() async throws {
         let json = #"{"text":"Hello, 世界 👋 مرحبا [微笑] @bob #swift","width":200,"scale":2,"highlight":true,"emoticons":true,"maxLines":2,"align":"center"}"#
