@@ -18,6 +18,13 @@ let package = Package(
         .systemLibrary(
             name: "CHarfBuzzBench", path: "Sources/CHarfBuzzBench", pkgConfig: "harfbuzz",
             providers: [.apt(["libharfbuzz-dev"])]),
+        // Pango + cairo, the peer PangoReport measures against (`scripts/setup.sh --bench`
+        // installs them); a C target keeps GLib's headers out of Swift.
+        .systemLibrary(
+            name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .target(name: "PangoPeer", dependencies: ["CPangoCairo"],
+                linkerSettings: [.linkedLibrary("pangoft2-1.0"), .linkedLibrary("fontconfig")]),
         // The workloads, shared by the benchmark suite and the one-shot report.
         .target(
             name: "FeedWorkloads",
@@ -45,6 +52,11 @@ let package = Package(
         .executableTarget(
             name: "FeedReport",
             dependencies: ["FeedWorkloads"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // TextKitLite against Pango + cairo on the same posts and fonts (Benchmarks/pango.sh).
+        .executableTarget(
+            name: "PangoReport",
+            dependencies: ["FeedWorkloads", "PangoPeer"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Cancellation latency of AsyncRenderer / DisplayTask (median and worst over trials).
         .executableTarget(

@@ -80,9 +80,10 @@ public struct Bitmap: Sendable, Hashable {
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, level: UInt8) {
         let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
         guard x0 < x1, y0 < y1 else { return }
-        for row in y0..<y1 { pixels.withUnsafeMutableBufferPointer { p in
-            (p.baseAddress! + row * width + x0).update(repeating: level, count: x1 - x0)
-        } }
+        let width = width
+        pixels.withUnsafeMutableBufferPointer { p in
+            for row in y0..<y1 { (p.baseAddress! + row * width + x0).update(repeating: level, count: x1 - x0) }
+        }
     }
 
     /// Strokes a rectangle's one-pixel outline (clipped) with a gray level.

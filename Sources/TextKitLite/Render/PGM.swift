@@ -122,17 +122,27 @@ extension Bitmap {
     /// - Throws: `RenderError.cannotWrite` for `path`: its directory is missing or not a
     ///   directory, or no file can be made there (the system's reason).
     public static func createTemporaryFile(beside path: String) throws(RenderError) -> (descriptor: Int32, path: String) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            throw .cannotWrite(path: path, reason: "directory \(directory) does not exist")
+        // The template sits beside `path` (its directory as written, relative or not), so that
+        // a feed's thousands of files cost no URL or stat; why a directory fails is found
+        // only when `mkstemp` does.
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        var name = slash.map { path[path.utf8.index(after: $0)...] } ?? path[...]
+        var directory = slash.map { String(path[...$0]) } ?? ""
+        if name.isEmpty || name == "." || name == ".." {
+            let url = URL(fileURLWithPath: path)
+            (directory, name) = (url.deletingLastPathComponent().path + "/", url.lastPathComponent[...])
         }
-        guard isDirectory.boolValue else { throw .cannotWrite(path: path, reason: "\(directory) is not a directory") }
-        var template = Array((directory + "/." + url.lastPathComponent.prefix(200) + ".XXXXXX").utf8CString)
+        var template = Array((directory + "." + name.prefix(200) + ".XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw .cannotWrite(path: path, reason: "cannot create a file in \(directory): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+                throw .cannotWrite(path: path, reason: "directory \(directory) does not exist")
+            }
+            guard isDirectory.boolValue else { throw .cannotWrite(path: path, reason: "\(directory) is not a directory") }
+            throw .cannotWrite(path: path, reason: "cannot create a file in \(directory): \(reason)")
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         fchmod(descriptor, 0o644)

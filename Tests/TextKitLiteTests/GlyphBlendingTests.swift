@@ -1,0 +1,59 @@
+@testable import SampleFeed
+import Testing
+@testable import TextKitLite
+
+/// The renderer's chunked glyph blending (`TextRenderer.blitChunks`, padded rows eight
+/// pixels at a time) against the plain per-pixel blending (`blitPixels`): the same bytes.
+@Suite struct GlyphBlendingTests {
+    /// Blends `glyph` at (x, y) into a copy of `background` both ways.
+    static func blended(_ glyph: CachedGlyph, over background: [UInt8], width: Int, height: Int,
+                        x: Int, y: Int, ink: UInt8) -> (chunks: [UInt8], pixels: [UInt8]) {
+        var chunks = background, pixels = background
+        chunks.withUnsafeMutableBufferPointer {
+            TextRenderer.blitChunks(glyph, into: $0, width: width, height: height, x: x, y: y, ink: ink)
+        }
+        pixels.withUnsafeMutableBufferPointer {
+            TextRenderer.blitPixels(glyph.image, into: $0, width: width, height: height, x: x, y: y, ink: ink)
+        }
+        return (chunks, pixels)
+    }
+
+    @Test func everyCoverageOverEveryLevelAtEveryInk() {
+        // Column c of the mask has coverage c; row d of the bitmap has level d.
+        let coverage = (0..<256).flatMap { _ in (0..<256).map { UInt8($0) } }
+        let glyph = CachedGlyph(GlyphImage(width: 256, height: 256, left: 0, top: 0, coverage: coverage, luminance: nil))
+        let width = 264
+        let background = (0..<256).flatMap { row in [UInt8](repeating: UInt8(row), count: width) }
+        for ink in 0...255 {
+            let result = Self.blended(glyph, over: background, width: width, height: 256, x: 3, y: 0, ink: UInt8(ink))
+            #expect(result.chunks == result.pixels, "ink \(ink)")
+        }
+    }
+
+    @Test func randomMasksAtRandomPlaces() {
+        var random = SampleFeed.SplitMix64(state: 20)
+        func next(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
+        for _ in 0..<2_000 {
+            let w = next(1...40), h = next(1...24)
+            let coverage = (0..<w * h).map { _ in UInt8(next(0...255)) }
+            let glyph = CachedGlyph(GlyphImage(width: w, height: h, left: 0, top: 0, coverage: coverage, luminance: nil))
+            let width = glyph.stride + next(0...20), height = next(1...40)
+            let background = (0..<width * height).map { _ in UInt8(next(0...255)) }
+            // Rows above and below the bitmap are clipped; the padded rows stay inside its width.
+            let x = next(0...(width - glyph.stride)), y = next(-h...height)
+            let ink = UInt8(next(0...255))
+            let result = Self.blended(glyph, over: background, width: width, height: height, x: x, y: y, ink: ink)
+            #expect(result.chunks == result.pixels, "\(w)×\(h) at (\(x), \(y)) in \(width)×\(height), ink \(ink)")
+        }
+    }
+
+    @Test func paddedRowsHoldTheCoverageThenZeros() {
+        let image = GlyphImage(width: 9, height: 2, left: 0, top: 0, coverage: Array(1...18), luminance: nil)
+        let glyph = CachedGlyph(image)
+        #expect(glyph.stride == 16)
+        #expect(Array(glyph.padded[0..<16]) == Array(1...9) + [UInt8](repeating: 0, count: 7))
+        #expect(Array(glyph.padded[16..<32]) == Array(10...18) + [UInt8](repeating: 0, count: 7))
+        let color = CachedGlyph(GlyphImage(width: 2, height: 1, left: 0, top: 0, coverage: [9, 9], luminance: [1, 1]))
+        #expect(color.stride == 0 && color.padded.isEmpty)
+    }
+}
