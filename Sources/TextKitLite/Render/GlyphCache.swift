@@ -4,10 +4,9 @@ import Synchronization
 /// rasterized twice at the same size and phase while it stays cached. Thread-safe and
 /// bounded by bytes.
 public final class GlyphCache: Sendable {
-    /// A glyph's key. Its hash is made once, when the key is made, and serves both the
-    /// shard choice and the shard's table: a cell looks up every glyph it draws, and two
-    /// seeded wide multiplications (as `ShapeCache.Key` folds words) cost a fraction of
-    /// `Hasher`'s SipHash over four fields.
+    /// A glyph's key. Its hash (`WideFold`, seeded per cache) is made once, when the key is
+    /// made, and serves both the shard choice and the shard's table: a cell looks up every
+    /// glyph it draws.
     struct Key: Hashable, Sendable {
         let font: Int
         /// Pixel size in 1/64 pixel.
@@ -21,8 +20,7 @@ public final class GlyphCache: Sendable {
             (self.font, self.size, self.glyph, self.phase) = (font, size, glyph, phase)
             let face = UInt64(UInt(bitPattern: font)) &* 4 | UInt64(phase)
             let raster = UInt64(UInt32(bitPattern: size)) << 32 | UInt64(glyph)
-            let product = (face ^ seed.0).multipliedFullWidth(by: raster ^ seed.1)
-            hash = Int(truncatingIfNeeded: product.high ^ product.low)
+            hash = Int(truncatingIfNeeded: WideFold.fold(face ^ seed.0, raster ^ seed.1))
         }
 
         static func == (a: Key, b: Key) -> Bool {

@@ -55,14 +55,12 @@ public final class ShapeCache: Sendable {
             packed = words
             extra = language != nil || text.count > 12
                 ? Extra(language: language, long: text.count > 12 ? Array(text) : []) : nil
-            // A feed looks up a few hundred words per post: the packed words are folded with
-            // two wide multiplications (as wyhash does) under the cache's random seed,
-            // instead of SipHash; a language tag or a long word's bytes go through `Hasher`.
-            // Every operand is seeded: text cannot be chosen to zero one of them.
+            // The packed words are folded (`WideFold`) under the cache's random seed; a
+            // language tag or a long word's bytes go through `Hasher`.
             let header = UInt64(UInt32(truncatingIfNeeded: font)) << 32 | UInt64(script)
             let shape = UInt64(text.count << 1 | (rightToLeft ? 1 : 0))
-            var folded = Self.fold(words.0 ^ seed.0, words.1 ^ header ^ seed.1)
-            folded = Self.fold(folded ^ words.2 ^ seed.2, shape ^ seed.3)
+            var folded = WideFold.fold(words.0 ^ seed.0, words.1 ^ header ^ seed.1)
+            folded = WideFold.fold(folded ^ words.2 ^ seed.2, shape ^ seed.3)
             if extra != nil {
                 var hasher = Hasher()
                 hasher.combine(folded)
@@ -72,13 +70,6 @@ public final class ShapeCache: Sendable {
             } else {
                 hash = Int(truncatingIfNeeded: folded)
             }
-        }
-
-        /// The two halves of the 128-bit product, xored.
-        @inline(__always)
-        private static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
-            let product = a.multipliedFullWidth(by: b)
-            return product.high ^ product.low
         }
 
         /// True when the key is its fields alone: no language, text packed.
