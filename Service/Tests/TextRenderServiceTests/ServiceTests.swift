@@ -175,14 +175,19 @@ import TextRenderService
             // A small receive buffer, and no read: the answer (about 10 MB) fills the buffers.
             let stalled = try HTTPConnection(port: port, receiveBuffer: 4096)
             let sending = Task { try await HTTP.onThread { stalled.sendHead("POST", "/measure", contentLength: body.count); stalled.send(body) } }
-            try await Task.sleep(for: .milliseconds(300))
+            var held = false
+            for _ in 0..<300 where !held {
+                try await Task.sleep(for: .milliseconds(50))
+                held = try await HTTP.send(port: port, "GET", "/health").text.contains("\"inFlight\":1")
+            }
+            #expect(held, "the request never took its slot")
             #expect(try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8)).status == 503)
             var freed = false
-            for _ in 0..<150 where !freed {
+            for _ in 0..<300 where !freed {
                 try await Task.sleep(for: .milliseconds(200))
                 freed = try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8)).status == 200
             }
-            #expect(freed, "the slot was still held 30 s later")
+            #expect(freed, "the slot was still held 60 s later")
             try await sending.value
         }
     }
