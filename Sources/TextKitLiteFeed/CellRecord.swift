@@ -69,7 +69,7 @@ extension JSONLines {
             number(rect.y, to: &bytes)
             bytes.append(0x7D)
         }
-        func boolean(_ value: Bool) { bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8)) }
+        func boolean(_ value: Bool) { Self.boolean(value, to: &bytes) }
         func list<Element>(_ elements: [Element], _ write: (Element) -> Void) {
             bytes.append(0x5B)
             for (k, element) in elements.enumerated() {
@@ -84,7 +84,7 @@ extension JSONLines {
             string(highlight.kind, to: &bytes)
             comma()
             key("range")
-            list(highlight.range) { bytes.append(contentsOf: String($0).utf8) }
+            integers(highlight.range, to: &bytes)
             comma()
             key("rects")
             list(highlight.rects, rect)

@@ -131,18 +131,13 @@ public enum JSONLines {
                 bytes.append(0x2C)
             }
             key("lineStarts")
-            bytes.append(0x5B)
-            for (k, start) in layout.lineStarts.enumerated() {
-                if k > 0 { bytes.append(0x2C) }
-                bytes.append(contentsOf: String(start).utf8)
-            }
-            bytes.append(0x5D)
+            integers(layout.lineStarts, to: &bytes)
             bytes.append(0x2C)
             key("lines")
             bytes.append(contentsOf: String(layout.lines).utf8)
             bytes.append(0x2C)
             key("truncated")
-            bytes.append(contentsOf: layout.truncated ? Array("true".utf8) : Array("false".utf8))
+            boolean(layout.truncated, to: &bytes)
             if width {
                 bytes.append(0x2C)
                 key("width")
@@ -181,6 +176,20 @@ public enum JSONLines {
     static func number(_ value: Double, to bytes: inout [UInt8]) {
         let text = value.description
         bytes.append(contentsOf: text.utf8.dropLast(text.hasSuffix(".0") ? 2 : 0))
+    }
+
+    static func boolean(_ value: Bool, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+    }
+
+    /// An array of integers: `[0,17,34]`.
+    static func integers(_ values: [Int], to bytes: inout [UInt8]) {
+        bytes.append(0x5B)
+        for (k, value) in values.enumerated() {
+            if k > 0 { bytes.append(0x2C) }
+            bytes.append(contentsOf: String(value).utf8)
+        }
+        bytes.append(0x5D)
     }
 
     static func id(_ id: JSONID, to bytes: inout [UInt8]) {
