@@ -44,6 +44,8 @@ if let i = CommandLine.arguments.firstIndex(of: "--profile"), i + 1 < CommandLin
     case "cellLayoutCold": work = { LayoutWorkloads.cellLayoutCold(fixture.posts) }
     case "cellLayoutWarmWords": work = { LayoutWorkloads.cellLayoutWarmWords(fixture.posts, engine: fixture.warmEngine) }
     case "cellLayoutWarmWordsFull": work = { LayoutWorkloads.cellLayoutWarmWords(fixture.posts, engine: fixture.warmEngine, measureOnly: false) }
+    case "measureWidths4": work = { LayoutWorkloads.measureDeviceWidths(fixture.posts, engine: fixture.warmEngine) }
+    case "relayoutPrepared": work = { LayoutWorkloads.relayoutPrepared(fixture.preparedBodies, engine: fixture.warmEngine) }
     case "heightCacheHit": work = { LayoutWorkloads.heightCacheHits(fixture.posts, precomputer: fixture.laidOut) }
     case "renderCell2x": work = { Double(RenderWorkloads.renderAll(fixture.cells, with: fixture.warmRenderer)) }
     case "rawHarfBuzz": work = { Double(fixture.harfBuzz.shapeAll(fixture.plans)) }
@@ -134,6 +136,8 @@ print("""
 \(row("2d", "the same, drawable cells (glyph runs built)", \.cellLayoutWarmWordsFull, unit: "µs/post"))
 \(row("3", "heightCacheHit: post already laid out", \.heightCacheHit, unit: "ns/hit", scale: 1, digits: 0))
 \(row("4", "relayoutNewWidth: 375 → 320 pt, shaping reused", \.relayoutNewWidth, unit: "µs/post"))
+\(row("4w", "measureWidths4: as 2, at 320, 375, 414 and 768 pt at once", \.measureWidths4, unit: "µs/post"))
+\(row("4p", "relayoutPrepared: a shaped body measured at 320 pt", \.relayoutPrepared, unit: "µs/post"))
 \(row("5", "renderCell2x: precomputed cell, warm glyph cache", \.renderCell2x, unit: "µs/post"))
 \(row("6", "rawHarfBuzz: hb_shape on the same texts", \.rawHarfBuzz, unit: "µs/post"))
 \(row("7t", "freeing a precomputer after a cold precompute (7a)", \.precomputeTeardown, unit: "µs/post"))
@@ -157,6 +161,7 @@ print("""
 \(ratio("measureCold / rawHarfBuzz, wall time", results.map { $0.measureCold.wall / $0.rawHarfBuzz.wall }, goal: "≤ 1.5×") { $0 <= 1.5 })
 \(ratio("measureWarmWords / rawHarfBuzz, CPU time", results.map { $0.measureWarmWords.cpu / $0.rawHarfBuzz.cpu }, goal: "< 1×") { $0 < 1 })
 \(ratio("measureWarmWords / rawHarfBuzz, wall time", results.map { $0.measureWarmWords.wall / $0.rawHarfBuzz.wall }, goal: "< 1×") { $0 < 1 })
+\(ratio("measureWidths4 / measureWarmWords (four widths / one), CPU time", results.map { $0.measureWidths4.cpu / $0.measureWarmWords.cpu }, goal: "≤ 1.5×") { $0 <= 1.5 })
 \(ratio("measureCold / cellLayoutCold (measuring vs measure-only cells), CPU time", results.map { $0.measureCold.cpu / $0.cellLayoutCold.cpu }, goal: "< 1×") { $0 < 1 })
 \(ratio("measureWarmWords / cellLayoutWarmWords, CPU time", results.map { $0.measureWarmWords.cpu / $0.cellLayoutWarmWords.cpu }, goal: "< 1×") { $0 < 1 })
 \(ratio("cellLayoutWarmWords, measure-only / drawable cells, CPU time", results.map { $0.cellLayoutWarmWords.cpu / $0.cellLayoutWarmWordsFull.cpu }, goal: "< 1×") { $0 < 1 })

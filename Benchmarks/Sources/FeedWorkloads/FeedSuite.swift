@@ -16,6 +16,8 @@ public final class FeedFixture {
     public let warmRenderer: CellRenderer
     public let harfBuzz: RawHarfBuzz
     public let plans: [RawHarfBuzz.Plan]
+    /// Each post's body shaped (`LayoutWorkloads.preparedBodies`).
+    public let preparedBodies: [ShapedText]
     public let oneWorker = RenderQueuePool(workerCount: 1, label: "bench.pool1")
     public let twoWorkers = RenderQueuePool(workerCount: 2, label: "bench.pool2")
 
@@ -27,6 +29,7 @@ public final class FeedFixture {
         warmRenderer = RenderWorkloads.warmRenderer(cells)
         harfBuzz = RawHarfBuzz()
         plans = posts.map(harfBuzz.plan)
+        preparedBodies = LayoutWorkloads.preparedBodies(posts, engine: warmEngine)
     }
 }
 
@@ -51,6 +54,10 @@ public struct FeedRound: Sendable {
     /// Per hit.
     public var heightCacheHit = Figure()
     public var relayoutNewWidth = Figure()
+    /// `FeedPrecomputer.measure(_:widths:)` at four widths, per post.
+    public var measureWidths4 = Figure()
+    /// A prepared body text measured again at a new width, per post.
+    public var relayoutPrepared = Figure()
     public var renderCell2x = Figure()
     public var rawHarfBuzz = Figure()
     /// Process CPU time: contention shows as more CPU per post with two workers; other
@@ -104,6 +111,8 @@ public struct FeedRound: Sendable {
         let relayout = Feed.precomputer(fixture.warmEngine)
         sink += LayoutWorkloads.layoutAll(fixture.posts, with: relayout)
         round.relayoutNewWidth = measure(units: n) { LayoutWorkloads.relayoutNarrow(fixture.posts, precomputer: relayout) }
+        round.measureWidths4 = measure(units: n) { LayoutWorkloads.measureDeviceWidths(fixture.posts, engine: fixture.warmEngine) }
+        round.relayoutPrepared = measure(units: n) { LayoutWorkloads.relayoutPrepared(fixture.preparedBodies, engine: fixture.warmEngine) }
         round.renderCell2x = measure(units: n) { Double(RenderWorkloads.renderAll(fixture.cells, with: fixture.warmRenderer) & 0xffff) }
         /// Times `body` on `pool` with a new precomputer made before timing, then times
         /// freeing it (single-threaded): a service keeps its precomputer, so the teardown is

@@ -87,6 +87,54 @@ public enum LayoutWorkloads {
         layoutAll(posts, with: precomputer, width: Feed.narrowWidth)
     }
 
+    /// The widths of the several-widths benchmark (phones and a tablet, in points).
+    public static let deviceWidths: [Double] = [320, Feed.width, 414, 768]
+
+    /// measureWidths4: as measureWarmWords, every post measured at the four `deviceWidths`
+    /// at once (`FeedPrecomputer.measure(_:widths:)`: each text block shaped once).
+    ///
+    /// - Returns: the sum of the cell heights.
+    public static func measureDeviceWidths(_ posts: [FeedPost] = Feed.posts, engine: TextEngine) -> Double {
+        let precomputer = Feed.precomputer(engine)
+        var total = 0.0
+        for post in posts {
+            do {
+                total += try precomputer.measure(post, widths: deviceWidths).reduce(0) { $0 + $1.height }
+            } catch {
+                fatalError("measure of \(post.id) at \(deviceWidths): \(error)")
+            }
+        }
+        return total
+    }
+
+    /// Each post's body as a prepared text (`TextEngine.shape`), 16 pt.
+    public static func preparedBodies(_ posts: [FeedPost] = Feed.posts, engine: TextEngine) -> [ShapedText] {
+        posts.map { post in
+            do {
+                return try engine.shape(AttributedText(post.text, style: TextStyle(size: 16)))
+            } catch {
+                fatalError("shaping \(post.id): \(error)")
+            }
+        }
+    }
+
+    /// relayoutPrepared: every prepared text measured again at `width`
+    /// (`TextEngine.measure(_:options:)` of a `ShapedText`: what a client does on rotation).
+    ///
+    /// - Returns: the sum of the heights.
+    public static func relayoutPrepared(_ texts: [ShapedText], engine: TextEngine, width: Double = Feed.narrowWidth) -> Double {
+        let options = LayoutOptions(width: width)
+        var total = 0.0
+        for text in texts {
+            do {
+                total += try engine.measure(text, options: options).height
+            } catch {
+                fatalError("relayout at \(width): \(error)")
+            }
+        }
+        return total
+    }
+
     /// Layout of the 140-character mixed post at 375 pt with `engine` (warm when reused,
     /// cold when new).
     ///
