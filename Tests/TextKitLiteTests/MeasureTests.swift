@@ -82,6 +82,32 @@ import Testing
         #expect(compared == Self.texts.count * Self.optionSets.count * Self.widths.count)
     }
 
+    /// A shaped text measured again at many widths (its break units' summaries) gives what
+    /// measuring the text afresh gives, including at each line's own width and a hair
+    /// below it, where a unit just fits or just does not.
+    @Test func relayoutEqualsFreshMeasureAtEveryWidth() throws {
+        let engine = TextEngine(fonts: Fixtures.engine.fonts)
+        var compared = 0
+        for (t, string) in Self.texts.enumerated() where t % 3 == 0 {
+            let text = AttributedText(string, style: TextStyle(size: 15 + Double(t % 4)))
+            for options in [LayoutOptions(), LayoutOptions(maxLines: 4, lineHeightMode: .uniform)] {
+                let shaped = try engine.shape(text, direction: options.direction)
+                var widths = stride(from: 3.0, through: 640, by: 11.7).map { $0 }
+                for line in try engine.layout(text, options: LayoutOptions(width: 180)).lines {
+                    widths += [line.frame.width, line.frame.width.nextDown, line.frame.width - 1e-3]
+                }
+                for width in widths where width > 0 {
+                    var options = options
+                    options.width = width
+                    #expect(try engine.measure(shaped, options: options) == engine.measure(text, options: options),
+                            "text \(t) \(string.prefix(30).debugDescription) width \(width)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 2_000)
+    }
+
     /// Cell styles: the feed's (right-to-left posts mirrored), and one with natural line
     /// heights, other limits and sizes, every cell mirrored.
     static let cellStyles: [FeedCellStyle] = {

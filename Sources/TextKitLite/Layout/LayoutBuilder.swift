@@ -7,9 +7,8 @@ struct LayoutBuilder {
 
     func build() -> TextLayout {
         let paragraphs = shaped.paragraphs
-        let (breaker, truncated) = TextLines.breakLines(
-            paragraphCount: paragraphs.count, options: options, into: LineCollector(maxLines: options.lineLimit)
-        ) { index, breaker in
+        var breaker = LineBreaker(maxWidth: options.breakWidth, receiver: LineCollector(maxLines: options.lineLimit))
+        let truncated = TextLines.breakLines(&breaker, paragraphCount: paragraphs.count, options: options) { index, breaker in
             breaker.receiver.paragraph = index
             paragraphs[index].feed(&breaker)
             breaker.endParagraph()
@@ -42,13 +41,13 @@ struct LayoutBuilder {
 
         var result: [LayoutLine] = []
         result.reserveCapacity(lines.count)
+        var metrics = LineMetrics()
         for line in lines {
             // The paragraph's fields, not a copy of it (its arrays and font, retained per line).
             let paragraphLevel = shaped.paragraphs[line.paragraph].level
             // Natural metrics: the tallest font on the line.
-            var metrics = LineMetrics()
             for piece in line.pieces { metrics.include(piece, in: fonts) }
-            let natural = metrics.value(empty: shaped.paragraphs[line.paragraph].emptyMetrics)
+            let natural = metrics.endLine(empty: shaped.paragraphs[line.paragraph].emptyMetrics)
             let (y, height) = stack.add(natural: natural)
             let primary = stack.primary
             let baseline = options.lineHeightMode == .natural

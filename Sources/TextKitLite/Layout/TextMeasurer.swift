@@ -34,31 +34,29 @@ enum TextMeasurer {
         // Truncation changes the last line's start (start truncation) or, with natural
         // heights, its metrics (the token's fonts): then the line's pieces are kept.
         let measurer = LineMeasurer(maxLines: options.lineLimit, naturalFonts: natural ? fonts : nil,
-                                    keepsLastLine: options.maxLines > 0 && (natural || options.truncation != .end))
-        let (breaker, truncated) = TextLines.breakLines(paragraphCount: paragraphCount, options: options, into: measurer) {
-            index, breaker in
+                                    keepsLastLine: options.maxLines > 0 && (natural || options.truncation != .end),
+                                    stack: LineStack(options: options, primary: fonts.primaryMetrics(for: text)))
+        var breaker = LineBreaker(maxWidth: options.breakWidth, receiver: measurer)
+        let truncated = TextLines.breakLines(&breaker, paragraphCount: paragraphCount, options: options) { index, breaker in
             feed(index, &breaker)
             breaker.endParagraph()
         }
-        var lines = breaker.receiver
-        if truncated, lines.keepsLastLine, let last = lines.lastLine {
-            let line = BrokenLine(pieces: lines.lastPieces, end: last, paragraph: 0)
+        if truncated, breaker.receiver.keepsLastLine, let last = breaker.receiver.lastLine {
+            let line = BrokenLine(pieces: breaker.receiver.lastPieces, end: last, paragraph: 0)
             let (cut, _) = Truncation.truncate(line, text: text, level: breaker.level, graphemes: breaker.graphemes,
                                                options: options, fonts: fonts, engine: engine)
-            lines.replaceLastLine(with: cut)
+            breaker.receiver.replaceLastLine(with: cut)
         }
-        var stack = LineStack(options: options, primary: fonts.primaryMetrics(for: text))
-        for k in lines.lineStarts.indices { _ = stack.add(natural: natural ? lines.lineMetrics[k] : .none) }
-        return TextMeasurement(height: stack.height, lineStarts: lines.lineStarts, isTruncated: truncated)
+        return TextMeasurement(height: breaker.receiver.height, lineStarts: breaker.receiver.lineStarts, isTruncated: truncated)
     }
 }
 
 extension ShapedParagraph {
-    /// Hands the paragraph to a breaker: its start, then its pieces until the breaker stops.
+    /// Hands the paragraph to a breaker: its start, then its break units until the breaker stops.
     func feed<Receiver: LineReceiver>(_ breaker: inout LineBreaker<Receiver>) {
         breaker.beginParagraph(range, level: level, graphemes: graphemes)
-        for piece in pieces {
-            guard breaker.take(piece) else { break }
+        for unit in units {
+            guard breaker.take(unit, of: pieces) else { break }
         }
     }
 }

@@ -18,6 +18,9 @@ struct LineEnd: Sendable {
 protocol LineReceiver {
     /// Takes the next piece of the line being filled, in logical order.
     mutating func place(_ piece: ShapedPiece)
+    /// Takes the next break unit of the line being filled, or a part of one: its summary
+    /// and its pieces.
+    mutating func place(_ unit: BreakUnit, of pieces: ArraySlice<ShapedPiece>)
     /// The line being filled ends. Returns false when no more lines are wanted.
     mutating func endLine(_ line: LineEnd) -> Bool
 }
@@ -67,8 +70,8 @@ struct LineBreaker<Receiver: LineReceiver> {
     private var lineEnd: Int32 = 0
     private var hangingWidth = 0.0
 
-    /// The unit being gathered.
-    private var unit: [ShapedPiece] = []
+    /// The pieces of the unit being gathered (pieces that come one by one).
+    private var gathered: [ShapedPiece] = []
 
     /// - Parameter maxWidth: the widest a line may be, in points (infinity: no limit).
     init(maxWidth: Double, receiver: Receiver) {
@@ -94,51 +97,81 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// wants no more lines.
     @inline(__always)
     mutating func take(_ piece: ShapedPiece) -> Bool {
-        // Most units are one piece that fits: placed without going through `unit`.
-        if unit.isEmpty, piece.breakAfter, !isClosing, fits(width: piece.width, hang: piece.hang, start: piece.start) {
+        // Most units are one piece that fits: placed without being gathered.
+        if gathered.isEmpty, piece.breakAfter, !isClosing, fits(width: piece.width, hang: piece.hang, start: piece.start) {
             receiver.place(piece)
             return true
         }
         // Room for most units at once: growing one piece at a time would copy them.
-        if unit.capacity == 0 { unit.reserveCapacity(8) }
-        unit.append(piece)
-        if piece.breakAfter { placeUnit() }
+        if gathered.capacity == 0 { gathered.reserveCapacity(8) }
+        gathered.append(piece)
+        if piece.breakAfter { placeGathered() }
+        return !isStopped
+    }
+
+    /// Takes the paragraph's next break unit, `pieces[unit.pieces]`, in logical order.
+    /// Returns false once the receiver wants no more lines.
+    ///
+    /// - Precondition: the paragraph's units before it came through here too.
+    @inline(__always)
+    mutating func take(_ unit: BreakUnit, of pieces: [ShapedPiece]) -> Bool {
+        place(unit, pieces[unit.pieces])
         return !isStopped
     }
 
     /// Ends the paragraph: its last line (an empty one for a paragraph with no text).
     mutating func endParagraph() {
-        if !unit.isEmpty { placeUnit() }
+        if !gathered.isEmpty { placeGathered() }
         guard !isStopped, lineStart >= 0 || !paragraphHasLines else { return }
         if lineStart < 0 { lineStart = contentStart }  // a paragraph with no text: one empty line
         endLine(at: paragraphEnd, isParagraphEnd: true)
     }
 
-    private mutating func placeUnit() {
-        place(unit[...])
-        unit.removeAll(keepingCapacity: true)
+    private mutating func placeGathered() {
+        let pieces = gathered[...]
+        place(BreakUnit(pieces), pieces)
+        gathered.removeAll(keepingCapacity: true)
     }
 
     /// Places a whole unit: on the line, after it (the line ends), or cut over lines.
-    private mutating func place(_ unit: ArraySlice<ShapedPiece>) {
-        var unit = unit
-        while !unit.isEmpty, !isStopped {
+    @inline(__always)
+    private mutating func place(_ unit: BreakUnit, _ pieces: ArraySlice<ShapedPiece>) {
+        guard !isStopped else { return }
+        if !isClosing, fits(width: unit.width, hang: unit.hang, start: unit.start) {
+            receiver.place(unit, of: pieces)
+        } else {
+            placeAfterLine(unit, pieces)
+        }
+    }
+
+    /// Places a unit that does not fit on the line being filled, or comes when the line
+    /// is full: the line ends before it (white space that starts it hangs there), and it
+    /// goes on the next line, cut over lines when it does not fit one.
+    private mutating func placeAfterLine(_ unit: BreakUnit, _ pieces: ArraySlice<ShapedPiece>) {
+        var unit = unit, pieces = pieces
+        while !isStopped {
             if isClosing {
-                unit = hangLeadingWhiteSpace(of: unit)
-                if unit.isEmpty { return }  // all white space: the line waits for what follows
+                if let rest = hangLeadingWhiteSpace(of: pieces) {
+                    if rest.isEmpty { return }  // all white space: the line waits for what follows
+                    pieces = rest[...]
+                    unit = BreakUnit(pieces)
+                }
                 endLine(at: lineEnd, isParagraphEnd: false)
                 continue
             }
-            if fits(width: unit.reduce(0) { $0 + $1.width }, hang: LineCuts.trailingHang(unit), start: unit[unit.startIndex].start) {
-                for piece in unit { receiver.place(piece) }
+            if fits(width: unit.width, hang: unit.hang, start: unit.start) {
+                receiver.place(unit, of: pieces)
                 return
             }
             if lineStart >= 0 {
                 // The line ends before the unit; white space that starts it hangs here.
-                close(at: unit[unit.startIndex].start)
+                close(at: unit.start)
                 continue
             }
-            unit = emergencyBreak(unit)
+            let tail = emergencyBreak(pieces)
+            if tail.isEmpty { return }
+            pieces = tail[...]
+            unit = BreakUnit(pieces)
         }
     }
 
@@ -166,34 +199,36 @@ struct LineBreaker<Receiver: LineReceiver> {
         hangingWidth = 0
     }
 
-    /// Hangs the white space that starts `unit` on the closing line; returns the rest.
-    private mutating func hangLeadingWhiteSpace(of unit: ArraySlice<ShapedPiece>) -> ArraySlice<ShapedPiece> {
-        let start = unit[unit.startIndex].start
-        let end = LineCuts.endOfWhiteSpace(unit, from: start, graphemes: graphemes)
-        guard end > start else { return unit }
-        let (spaces, rest) = LineCuts.split(unit, at: end)
+    /// Hangs the white space that starts a unit's `pieces` on the closing line; returns
+    /// the rest, or nil when no white space starts them.
+    private mutating func hangLeadingWhiteSpace(of pieces: ArraySlice<ShapedPiece>) -> [ShapedPiece]? {
+        let start = pieces[pieces.startIndex].start
+        let end = LineCuts.endOfWhiteSpace(pieces, from: start, graphemes: graphemes)
+        guard end > start else { return nil }
+        let (spaces, rest) = LineCuts.split(pieces, at: end)
         for piece in spaces {
             hangingWidth += piece.width
             receiver.place(piece)
         }
         lineEnd = end
-        return rest[...]
+        return rest
     }
 
-    /// Puts as many grapheme clusters of `unit` as fit (at least one) on the empty line,
-    /// which closes; returns the rest.
-    private mutating func emergencyBreak(_ unit: ArraySlice<ShapedPiece>) -> ArraySlice<ShapedPiece> {
-        let cut = LineCuts.fittingPrefix(unit, graphemes: graphemes, width: limit)
-        let (head, tail) = LineCuts.split(unit, at: cut)
-        lineStart = head[0].start
-        for piece in head { receiver.place(piece) }
-        lineWidth = head.reduce(0) { $0 + $1.width }
-        visible = lineWidth - LineCuts.trailingHang(head)
+    /// Puts as many grapheme clusters of a unit's `pieces` as fit (at least one) on the
+    /// empty line, which closes; returns the rest.
+    private mutating func emergencyBreak(_ pieces: ArraySlice<ShapedPiece>) -> [ShapedPiece] {
+        let cut = LineCuts.fittingPrefix(pieces, graphemes: graphemes, width: limit)
+        let (head, tail) = LineCuts.split(pieces, at: cut)
+        let placed = BreakUnit(head[...])
+        lineStart = placed.start
+        receiver.place(placed, of: head[...])
+        lineWidth = placed.width
+        visible = placed.width - placed.hang
         close(at: cut)
         // When the whole unit went on the line, white space that starts the units after it
         // hangs here too (a BA space such as U+3000 after " "): the line stays closing.
         if !tail.isEmpty { endLine(at: cut, isParagraphEnd: false) }
-        return tail[...]
+        return tail
     }
 
     private mutating func endLine(at end: Int32, isParagraphEnd: Bool) {
@@ -217,11 +252,14 @@ enum LineCuts {
     static let epsilon = 1e-6
 
     /// Width of the hanging spaces at the end of a sequence of pieces.
-    static func trailingHang<Pieces: BidirectionalCollection<ShapedPiece>>(_ pieces: Pieces) -> Double {
+    @inline(__always)
+    static func trailingHang(_ pieces: ArraySlice<ShapedPiece>) -> Double {
         var hang = 0.0
-        for piece in pieces.reversed() {
-            hang += piece.hang
-            if !piece.isAllSpace { break }
+        var index = pieces.endIndex
+        while index > pieces.startIndex {  // by index: no piece is copied
+            index -= 1
+            hang += pieces[index].hang
+            if !pieces[index].isAllSpace { break }
         }
         return hang
     }

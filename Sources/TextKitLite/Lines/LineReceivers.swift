@@ -41,6 +41,10 @@ struct LineCollector: LineReceiver {
         pieces.append(piece)
     }
 
+    mutating func place(_ unit: BreakUnit, of pieces: ArraySlice<ShapedPiece>) {
+        self.pieces.append(contentsOf: pieces)
+    }
+
     mutating func endLine(_ line: LineEnd) -> Bool {
         lines.append(BrokenLine(pieces: pieces, end: line, paragraph: paragraph))
         pieces = []  // the line keeps the array; the next one starts its own
@@ -48,9 +52,10 @@ struct LineCollector: LineReceiver {
     }
 }
 
-/// The measuring receiver: keeps where each line starts and, for natural line heights, its
-/// metrics, up to `maxLines`; and the last line's pieces when truncating it could change
-/// its start or its height (`keepsLastLine`).
+/// The measuring receiver: keeps where each line starts and stacks the line boxes (with
+/// natural heights, each line's metrics are the maxima over its pieces' fonts), up to
+/// `maxLines`; and the last line's pieces when truncating it could change its start or its
+/// height (`keepsLastLine`).
 struct LineMeasurer: LineReceiver {
     let maxLines: Int
     /// The text's fallback chain, for natural metrics (nil: line heights are uniform).
@@ -60,18 +65,22 @@ struct LineMeasurer: LineReceiver {
     var emptyLineMetrics = FontMetrics.none
 
     private(set) var lineStarts: [Int] = []
-    /// Per line, with natural heights: the maxima over its pieces' fonts.
-    private(set) var lineMetrics: [FontMetrics] = []
     /// The last line ended, and its pieces when `keepsLastLine`.
     private(set) var lastLine: LineEnd?
     private(set) var lastPieces: [ShapedPiece] = []
 
+    /// The lines before the last one, stacked; the last one's metrics wait in `lastMetrics`,
+    /// as truncating it may change them.
+    private var stack: LineStack
+    private var lastMetrics = FontMetrics.none
     private var metrics = LineMetrics()
 
-    init(maxLines: Int, naturalFonts: FontFallbackChain?, keepsLastLine: Bool) {
+    init(maxLines: Int, naturalFonts: FontFallbackChain?, keepsLastLine: Bool, stack: LineStack) {
         self.maxLines = maxLines
         self.naturalFonts = naturalFonts
         self.keepsLastLine = keepsLastLine
+        self.stack = stack
+        lineStarts.reserveCapacity(min(maxLines, 8))
     }
 
     @inline(__always)
@@ -81,11 +90,23 @@ struct LineMeasurer: LineReceiver {
         if keepsLastLine, lineStarts.count == maxLines - 1 { lastPieces.append(piece) }
     }
 
+    @inline(__always)
+    mutating func place(_ unit: BreakUnit, of pieces: ArraySlice<ShapedPiece>) {
+        if let naturalFonts {
+            if let unitMetrics = unit.metrics {
+                metrics.include(unitMetrics)
+            } else {
+                for piece in pieces { metrics.include(piece, in: naturalFonts) }
+            }
+        }
+        if keepsLastLine, lineStarts.count == maxLines - 1 { lastPieces.append(contentsOf: pieces) }
+    }
+
     mutating func endLine(_ line: LineEnd) -> Bool {
+        if lastLine != nil { _ = stack.add(natural: lastMetrics) }
         lineStarts.append(Int(line.start))
         if naturalFonts != nil {
-            lineMetrics.append(metrics.value(empty: emptyLineMetrics))
-            metrics = LineMetrics()
+            lastMetrics = metrics.endLine(empty: emptyLineMetrics)
         }
         lastLine = line
         return lineStarts.count < maxLines
@@ -95,34 +116,53 @@ struct LineMeasurer: LineReceiver {
     mutating func replaceLastLine(with line: BrokenLine) {
         lineStarts[lineStarts.count - 1] = Int(line.start)
         guard let naturalFonts else { return }
-        var metrics = LineMetrics()
         for piece in line.pieces { metrics.include(piece, in: naturalFonts) }
-        lineMetrics[lineMetrics.count - 1] = metrics.value(empty: emptyLineMetrics)
+        lastMetrics = metrics.endLine(empty: emptyLineMetrics)
+    }
+
+    /// Height of the whole box: the lines and the insets.
+    var height: Double {
+        var stack = stack
+        if lastLine != nil { _ = stack.add(natural: lastMetrics) }
+        return stack.height
     }
 }
 
-/// The natural metrics of a line: the maxima over the fonts of its pieces.
+/// The natural metrics of a line: the maxima over the fonts of its pieces. Kept from line
+/// to line (`endLine`), it remembers the last chain font's metrics: a text's pieces mostly
+/// share one font and size.
 struct LineMetrics {
     private var value = FontMetrics.none
     private var isEmpty = true
-    private var previousFont = Int16(-1), previousSize = 0.0
+    private var font = Int16(-1), size = 0.0, fontMetrics = FontMetrics.none
 
     /// Includes a piece's font at its size (`chain`: the text's fallback chain).
     @inline(__always)
     mutating func include(_ piece: ShapedPiece, in chain: FontFallbackChain) {
-        isEmpty = false
-        // A piece in the chain font and size of the one before has its metrics.
-        if piece.fontIndex >= 0, piece.fontIndex == previousFont, piece.size == previousSize { return }
-        (previousFont, previousSize) = (piece.fontIndex, piece.size)
-        if let attachment = piece.attachment {
-            value.include(attachment.metrics)  // in place of its U+FFFC's font, as YYText's run delegates
+        if piece.fontIndex >= 0, piece.fontIndex == font, piece.size == size {
+            include(fontMetrics)
+        } else if let attachment = piece.attachment {
+            include(attachment.metrics)  // in place of its U+FFFC's font, as YYText's run delegates
         } else {
-            value.include(piece.font(in: chain).metrics(size: piece.size))
+            let metrics = piece.font(in: chain).metrics(size: piece.size)
+            if piece.fontIndex >= 0 { (font, size, fontMetrics) = (piece.fontIndex, piece.size, metrics) }
+            include(metrics)
         }
     }
 
-    /// The line's metrics; `empty` for a line with no pieces (its paragraph's empty-line metrics).
-    func value(empty: FontMetrics) -> FontMetrics { isEmpty ? empty : value }
+    /// Includes metrics its pieces' fonts give (a break unit's).
+    @inline(__always)
+    mutating func include(_ metrics: FontMetrics) {
+        isEmpty = false
+        value.include(metrics)
+    }
+
+    /// The line's metrics, `empty` for a line with no pieces (its paragraph's empty-line
+    /// metrics); the next line starts.
+    mutating func endLine(empty: FontMetrics) -> FontMetrics {
+        defer { (value, isEmpty) = (.none, true) }
+        return isEmpty ? empty : value
+    }
 }
 
 /// Stacks line boxes from the top inset down: each box as tall as the options' line height

@@ -4,15 +4,15 @@
 /// what their receiver keeps.
 enum TextLines {
     /// - Parameters:
+    ///   - breaker: a new breaker at the options' `breakWidth`; its receiver keeps the lines.
     ///   - paragraphCount: number of paragraphs in the text.
     ///   - feed: hands paragraph `index` to the breaker: `beginParagraph`, its pieces through
     ///     `take` until it returns false, `endParagraph`.
-    /// - Returns: the breaker (its receiver holds the lines) and whether text was left out.
+    /// - Returns: whether text was left out.
     static func breakLines<Receiver: LineReceiver>(
-        paragraphCount: Int, options: LayoutOptions, into receiver: Receiver,
+        _ breaker: inout LineBreaker<Receiver>, paragraphCount: Int, options: LayoutOptions,
         feed: (_ index: Int, _ breaker: inout LineBreaker<Receiver>) -> Void
-    ) -> (breaker: LineBreaker<Receiver>, isTruncated: Bool) {
-        var breaker = LineBreaker(maxWidth: options.breakWidth, receiver: receiver)
+    ) -> Bool {
         var truncated = false
         for index in 0..<paragraphCount {
             if breaker.isStopped {  // the line limit was reached before this paragraph
@@ -26,7 +26,7 @@ enum TextLines {
         if options.maxLines == 1, options.truncation != .end, breaker.widestLine > options.contentWidth + LineCuts.epsilon {
             truncated = true
         }
-        return (breaker, truncated)
+        return truncated
     }
 }
 

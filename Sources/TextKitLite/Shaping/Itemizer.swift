@@ -10,6 +10,8 @@ struct ShapedParagraph: Sendable {
     var graphemes: GraphemeBoundaries
     /// Natural metrics of a line with no pieces (the paragraph's first style's font and size).
     var emptyMetrics: FontMetrics
+    /// Its pieces gathered into break units, summed up once for breaking at any width.
+    var units: [BreakUnit]
 }
 
 /// A run of one style, script, bidi level and font, in paragraph offsets.
@@ -63,10 +65,11 @@ struct Itemizer {
     }
 
     func shape(_ paragraph: ParagraphRange) -> ShapedParagraph {
-        var sink = PieceArray()
+        var sink = PieceArray(fonts: chain)
         stream(paragraph, into: &sink)
+        sink.endUnits()
         return ShapedParagraph(range: paragraph, level: sink.level, pieces: sink.pieces, graphemes: sink.graphemes,
-                               emptyMetrics: emptyLineMetrics(paragraph))
+                               emptyMetrics: emptyLineMetrics(paragraph), units: sink.units)
     }
 
     /// The natural metrics of a line of `paragraph` with no pieces (an empty paragraph's, or
@@ -358,20 +361,44 @@ extension PieceSink {
 
 /// Keeps every piece of a paragraph.
 struct PieceArray: PieceSink {
+    /// The chain the pieces are shaped with (for their units' metrics).
+    let fonts: FontFallbackChain
     private(set) var level: UInt8 = 0
     private(set) var graphemes = GraphemeBoundaries(everyUnitOf: 0)
     private(set) var pieces: [ShapedPiece] = []
+    /// The pieces gathered into break units, summed up: the last one, which ends with the
+    /// paragraph rather than at a break opportunity, once `endUnits()` is called.
+    private(set) var units: [BreakUnit] = []
+    private var unitStart = 0
+    private var metrics = LineMetrics()
+
+    init(fonts: FontFallbackChain) {
+        self.fonts = fonts
+    }
 
     mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries) {
         self.level = level
         self.graphemes = graphemes
     }
 
-    mutating func reserve(_ count: Int) { pieces.reserveCapacity(count) }
+    mutating func reserve(_ count: Int) {
+        pieces.reserveCapacity(count)
+        units.reserveCapacity(count)
+    }
 
     mutating func take(_ piece: ShapedPiece) -> Bool {
         pieces.append(piece)
+        if piece.breakAfter {
+            units.append(BreakUnit(pieces[unitStart...], metrics: &metrics, fonts: fonts))
+            unitStart = pieces.count
+        }
         return true
+    }
+
+    /// Sums up the paragraph's last unit.
+    mutating func endUnits() {
+        if unitStart < pieces.count { units.append(BreakUnit(pieces[unitStart...], metrics: &metrics, fonts: fonts)) }
+        unitStart = pieces.count
     }
 }
 
