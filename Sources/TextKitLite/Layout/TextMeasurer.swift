@@ -55,8 +55,8 @@ extension ShapedParagraph {
     /// Hands the paragraph to a breaker: its start, then its break units until the breaker stops.
     func feed<Receiver: LineReceiver>(_ breaker: inout LineBreaker<Receiver>) {
         breaker.beginParagraph(range, level: level, graphemes: graphemes)
-        for unit in units {
-            guard breaker.take(unit, of: pieces) else { break }
+        for index in units.indices {
+            guard breaker.take(units[index], of: pieces) else { break }
         }
     }
 }

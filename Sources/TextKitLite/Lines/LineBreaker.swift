@@ -18,9 +18,9 @@ struct LineEnd: Sendable {
 protocol LineReceiver {
     /// Takes the next piece of the line being filled, in logical order.
     mutating func place(_ piece: ShapedPiece)
-    /// Takes the next break unit of the line being filled, or a part of one: its summary
-    /// and its pieces.
-    mutating func place(_ unit: BreakUnit, of pieces: ArraySlice<ShapedPiece>)
+    /// Takes the next break unit of the line being filled, or a part of one: its summary,
+    /// and its pieces as `pieces[unit.pieces]`.
+    mutating func place(_ unit: BreakUnit, of pieces: [ShapedPiece])
     /// The line being filled ends. Returns false when no more lines are wanted.
     mutating func endLine(_ line: LineEnd) -> Bool
 }
@@ -115,7 +115,7 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// - Precondition: the paragraph's units before it came through here too.
     @inline(__always)
     mutating func take(_ unit: BreakUnit, of pieces: [ShapedPiece]) -> Bool {
-        place(unit, pieces[unit.pieces])
+        place(unit, pieces)
         return !isStopped
     }
 
@@ -128,14 +128,15 @@ struct LineBreaker<Receiver: LineReceiver> {
     }
 
     private mutating func placeGathered() {
-        let pieces = gathered[...]
-        place(BreakUnit(pieces), pieces)
+        let pieces = gathered
+        place(BreakUnit(pieces[...]), pieces)
         gathered.removeAll(keepingCapacity: true)
     }
 
-    /// Places a whole unit: on the line, after it (the line ends), or cut over lines.
+    /// Places a whole unit, `pieces[unit.pieces]`: on the line, after it (the line ends), or
+    /// cut over lines.
     @inline(__always)
-    private mutating func place(_ unit: BreakUnit, _ pieces: ArraySlice<ShapedPiece>) {
+    private mutating func place(_ unit: BreakUnit, _ pieces: [ShapedPiece]) {
         guard !isStopped else { return }
         if !isClosing, fits(width: unit.width, hang: unit.hang, start: unit.start) {
             receiver.place(unit, of: pieces)
@@ -147,14 +148,14 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// Places a unit that does not fit on the line being filled, or comes when the line
     /// is full: the line ends before it (white space that starts it hangs there), and it
     /// goes on the next line, cut over lines when it does not fit one.
-    private mutating func placeAfterLine(_ unit: BreakUnit, _ pieces: ArraySlice<ShapedPiece>) {
+    private mutating func placeAfterLine(_ unit: BreakUnit, _ pieces: [ShapedPiece]) {
         var unit = unit, pieces = pieces
         while !isStopped {
             if isClosing {
-                if let rest = hangLeadingWhiteSpace(of: pieces) {
+                if let rest = hangLeadingWhiteSpace(of: pieces[unit.pieces]) {
                     if rest.isEmpty { return }  // all white space: the line waits for what follows
-                    pieces = rest[...]
-                    unit = BreakUnit(pieces)
+                    pieces = rest
+                    unit = BreakUnit(pieces[...])
                 }
                 endLine(at: lineEnd, isParagraphEnd: false)
                 continue
@@ -168,10 +169,10 @@ struct LineBreaker<Receiver: LineReceiver> {
                 close(at: unit.start)
                 continue
             }
-            let tail = emergencyBreak(pieces)
+            let tail = emergencyBreak(pieces[unit.pieces])
             if tail.isEmpty { return }
-            pieces = tail[...]
-            unit = BreakUnit(pieces)
+            pieces = tail
+            unit = BreakUnit(pieces[...])
         }
     }
 
@@ -221,7 +222,7 @@ struct LineBreaker<Receiver: LineReceiver> {
         let (head, tail) = LineCuts.split(pieces, at: cut)
         let placed = BreakUnit(head[...])
         lineStart = placed.start
-        receiver.place(placed, of: head[...])
+        receiver.place(placed, of: head)
         lineWidth = placed.width
         visible = placed.width - placed.hang
         close(at: cut)

@@ -41,8 +41,8 @@ struct LineCollector: LineReceiver {
         pieces.append(piece)
     }
 
-    mutating func place(_ unit: BreakUnit, of pieces: ArraySlice<ShapedPiece>) {
-        self.pieces.append(contentsOf: pieces)
+    mutating func place(_ unit: BreakUnit, of pieces: [ShapedPiece]) {
+        self.pieces.append(contentsOf: pieces[unit.pieces])
     }
 
     mutating func endLine(_ line: LineEnd) -> Bool {
@@ -91,15 +91,15 @@ struct LineMeasurer: LineReceiver {
     }
 
     @inline(__always)
-    mutating func place(_ unit: BreakUnit, of pieces: ArraySlice<ShapedPiece>) {
+    mutating func place(_ unit: BreakUnit, of pieces: [ShapedPiece]) {
         if let naturalFonts {
             if let unitMetrics = unit.metrics {
                 metrics.include(unitMetrics)
             } else {
-                for piece in pieces { metrics.include(piece, in: naturalFonts) }
+                for index in unit.pieces { metrics.include(pieces[index], in: naturalFonts) }
             }
         }
-        if keepsLastLine, lineStarts.count == maxLines - 1 { lastPieces.append(contentsOf: pieces) }
+        if keepsLastLine, lineStarts.count == maxLines - 1 { lastPieces.append(contentsOf: pieces[unit.pieces]) }
     }
 
     mutating func endLine(_ line: LineEnd) -> Bool {
