@@ -37,6 +37,34 @@ import Testing
         }
     }
 
+    /// The itemizer's one-comparison filter lets every mark through, and each shared mark
+    /// is its scalar's.
+    @Test func markFilterKeepsEveryMark() {
+        for scalar in UInt32(0)...0xFFFF where CJKPunctuation.SharedMark(scalar) != nil || CJKPunctuation.kind(scalar) != nil {
+            #expect(CJKPunctuation.mayBeMark(scalar), "U+\(String(scalar, radix: 16))")
+        }
+        for mark in CJKPunctuation.SharedMark.allCases {
+            #expect(CJKPunctuation.SharedMark(mark.scalar) == mark)
+        }
+    }
+
+    /// A shared mark resolves to the CJK font the first time (a cmap lookup) and again from
+    /// the chain's memo; with a preferred font, as that font's coverage says.
+    @Test func sharedMarkResolutionIsRemembered() {
+        let chain = FontFallbackChain(primary: Fixtures.sans, fallbacks: [Fixtures.cjk])  // a new, empty memo
+        for mark in CJKPunctuation.SharedMark.allCases {
+            #expect(chain.resolve(mark, preferred: nil) == 1, "\(mark)")
+            #expect(chain.resolve(mark, preferred: nil) == 1, "\(mark)")
+            #expect(chain.resolve(mark, preferred: Fixtures.cjk) == nil, "\(mark)")
+            #expect(chain.resolve(mark, preferred: nil) == 1, "\(mark)")
+        }
+        let latinOnly = FontFallbackChain(primary: Fixtures.sans)
+        for mark in CJKPunctuation.SharedMark.allCases {
+            #expect(latinOnly.resolve(mark, preferred: nil) == 0, "\(mark)")
+            #expect(latinOnly.resolve(mark, preferred: nil) == 0, "\(mark)")
+        }
+    }
+
     /// “）《” keeps half an em between the marks, not a whole one: the parenthesis takes
     /// its half-width form (the font's `halt`); “（《” squeezes the angle bracket; “（）”
     /// and a lone mark keep full widths.

@@ -38,6 +38,12 @@ import Testing
         let terminators: Set<UInt16> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
         for unit in UInt16.min...UInt16.max {
             #expect(Paragraphs.isTerminator(unit) == terminators.contains(unit), "\(unit)")
+            // `split` skips plain units: they must be no terminator and change no scan.
+            if UnicodeProperties.UnitScan.isPlain(unit) {
+                var scan = UnicodeProperties.UnitScan()
+                scan.add(unit)
+                #expect(!terminators.contains(unit) && scan == UnicodeProperties.UnitScan(), "\(unit)")
+            }
         }
         let pool: [UInt16] = [0x0A, 0x0D, 0x85, 0x2028, 0x2029, 0x09, 0x41, 0x20, 0x5D0, 0x4E2D, 0x3042, 0x301, 0xD83D, 0xDE00]
         for round in 0..<2000 {

@@ -5,18 +5,24 @@ import Synchronization
 /// tried (for Chinese text behind a Latin primary font: two lookups per character).
 ///
 /// Covers the Basic Multilingual and Supplementary Multilingual Planes (emoji included);
-/// code points above them are resolved each time. Filled lazily and concurrently: each
-/// slot is written at most with the one answer `FontFallbackChain.resolve` gives for it, so
-/// a racing writer stores the same value.
+/// code points above them are resolved each time. Also remembers what each mark Latin shares
+/// with Chinese and Japanese resolves to inside such text (`CJKPunctuation.SharedMark`: the
+/// CJK font when it has the mark), which costs a cmap lookup to find. Filled lazily and
+/// concurrently: each slot is written at most with the one answer `FontFallbackChain.resolve`
+/// gives for it, so a racing writer stores the same value.
 final class FallbackMemo: @unchecked Sendable {
     // @unchecked: `slots` is allocated and initialized in `init`, never reassigned, freed in
-    // `deinit`; every read and write of its elements goes through `Atomic`, so threads
-    // sharing a memo never race.
+    // `deinit`; every read and write of its elements (and of `sharedMarks`) goes through
+    // `Atomic`, so threads sharing a memo never race.
     /// Code points below this are remembered.
     static let capacity = 0x2_0000
 
     /// 0: not resolved yet; k: the chain's font at index k − 1.
     private let slots: UnsafeMutablePointer<Atomic<UInt8>>
+
+    /// A byte per `CJKPunctuation.SharedMark` (by raw value; seven of eight bytes used),
+    /// numbered as `slots`.
+    private let sharedMarks = Atomic<UInt64>(0)
 
     init() {
         slots = .allocate(capacity: Self.capacity)
@@ -41,5 +47,21 @@ final class FallbackMemo: @unchecked Sendable {
     func remember(_ index: Int, for scalar: UInt32) {
         guard scalar < Self.capacity, index >= 0, index < 254 else { return }
         slots[Int(scalar)].store(UInt8(index + 1), ordering: .relaxed)
+    }
+
+    /// The remembered font index for a shared mark inside Chinese or Japanese text, nil when
+    /// not known.
+    @inline(__always)
+    func fontIndex(for mark: CJKPunctuation.SharedMark) -> Int? {
+        let value = sharedMarks.load(ordering: .relaxed) >> (8 * mark.rawValue) & 0xFF
+        return value == 0 ? nil : Int(value) - 1
+    }
+
+    /// Remembers that a shared mark inside Chinese or Japanese text resolves to font `index`
+    /// (indices from 254 on are not kept).
+    func remember(_ index: Int, for mark: CJKPunctuation.SharedMark) {
+        guard index >= 0, index < 254 else { return }
+        // Or-ing sets the mark's byte alone, and only ever to this one value.
+        sharedMarks.bitwiseOr(UInt64(index + 1) << (8 * mark.rawValue), ordering: .relaxed)
     }
 }

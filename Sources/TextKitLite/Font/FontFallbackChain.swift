@@ -138,14 +138,23 @@ public struct FontFallbackChain: Sendable, Hashable {
     }
 
     /// The chain's font for a mark Latin shares with Chinese and Japanese, inside Chinese or
-    /// Japanese text (`CJKPunctuation.isSharedWithLatin`): the font Han characters take
-    /// (an index as `resolve` gives, nil for `preferred`) when it has the mark, else the
-    /// mark's own resolution.
-    func resolve(cjkPunctuation scalar: UInt32, preferred: Font?) -> Int? {
+    /// Japanese text: the font Han characters take (an index as `resolve` gives, nil for
+    /// `preferred`) when it has the mark, else the mark's own resolution.
+    ///
+    /// - Complexity: one memo load when resolved before without a preferred font; else a
+    ///   cmap lookup.
+    func resolve(_ mark: CJKPunctuation.SharedMark, preferred: Font?) -> Int? {
+        if preferred == nil, let index = memo.fontIndex(for: mark) { return index }
         let han = resolve(scalar: 0x6C38, preferred: preferred)  // 永
         let hanFont = han.map { font(at: $0) } ?? preferred
-        if let hanFont, hanFont.harfBuzz.glyph(for: scalar) != nil { return han }
-        return resolve(scalar: scalar, preferred: preferred)
+        let index: Int?
+        if let hanFont, hanFont.harfBuzz.glyph(for: mark.scalar) != nil {
+            index = han
+        } else {
+            index = resolve(scalar: mark.scalar, preferred: preferred)
+        }
+        if preferred == nil, let index { memo.remember(index, for: mark) }
+        return index
     }
 
     /// True when `font` maps every scalar of `units` that needs a glyph (as for a cluster).

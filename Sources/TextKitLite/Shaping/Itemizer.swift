@@ -179,9 +179,11 @@ struct Itemizer {
             let resolved: Int?
             let mayBeMark = chineseOrJapanese && CJKPunctuation.mayBeMark(first)
             if i == clusterEnd {
-                resolved = mayBeMark && CJKPunctuation.isSharedWithLatin(first)
-                    ? chain.resolve(cjkPunctuation: first, preferred: preferred)
-                    : chain.resolve(scalar: first, preferred: preferred)
+                if mayBeMark, let mark = CJKPunctuation.SharedMark(first) {
+                    resolved = chain.resolve(mark, preferred: preferred)
+                } else {
+                    resolved = chain.resolve(scalar: first, preferred: preferred)
+                }
             } else {
                 scalars.removeAll(keepingCapacity: true)
                 scalars.append(first)

@@ -2,22 +2,49 @@
 /// glyph widths: which marks shared with Latin take a CJK font's full-width forms, and
 /// which adjacent full-width marks are squeezed.
 enum CJKPunctuation {
-    /// Marks Latin text shares with Chinese and Japanese (“ ” ‘ ’ … · —): inside Chinese or
-    /// Japanese text they take the CJK font's full-width forms, as CLREQ § 3.1 shows them,
-    /// not a Latin font's narrow ones.
-    static func isSharedWithLatin(_ scalar: UInt32) -> Bool {
-        switch scalar {
-        case 0x2018, 0x2019, 0x201C, 0x201D, 0x2026, 0x00B7, 0x2014: return true
-        default: return false
+    /// A mark Latin text shares with Chinese and Japanese (“ ” ‘ ’ … · —): inside Chinese or
+    /// Japanese text it takes the CJK font's full-width form, as CLREQ § 3.1 shows them,
+    /// not a Latin font's narrow one. The raw value numbers the marks from 0.
+    enum SharedMark: Int, CaseIterable {
+        case leftSingleQuote, rightSingleQuote, leftDoubleQuote, rightDoubleQuote, ellipsis, middleDot, emDash
+
+        /// The mark `scalar` is, nil for anything else.
+        ///
+        /// Inlined: the itemizer asks it of every possible mark of Chinese text, and a call
+        /// there makes its whole loop over clusters spill more registers.
+        @inline(__always)
+        init?(_ scalar: UInt32) {
+            switch scalar {
+            case 0x2018: self = .leftSingleQuote
+            case 0x2019: self = .rightSingleQuote
+            case 0x201C: self = .leftDoubleQuote
+            case 0x201D: self = .rightDoubleQuote
+            case 0x2026: self = .ellipsis
+            case 0x00B7: self = .middleDot
+            case 0x2014: self = .emDash
+            default: return nil
+            }
+        }
+
+        var scalar: UInt32 {
+            switch self {
+            case .leftSingleQuote: 0x2018
+            case .rightSingleQuote: 0x2019
+            case .leftDoubleQuote: 0x201C
+            case .rightDoubleQuote: 0x201D
+            case .ellipsis: 0x2026
+            case .middleDot: 0x00B7
+            case .emDash: 0x2014
+            }
         }
     }
 
-    /// True when `scalar` may be one of the marks of `isSharedWithLatin` or `kind`: every
-    /// one lies below U+3020 or from U+FF08 on, so the Han and kana of a paragraph are
-    /// refused in one comparison before the exact tests.
+    /// True when `scalar` may be a `SharedMark` or a mark of some `kind`: every one lies in
+    /// U+00B7..<U+3020 or U+FF08...U+FF60, so ASCII, Han, kana and emoji are refused in two
+    /// comparisons before the exact tests.
     @inline(__always)
     static func mayBeMark(_ scalar: UInt32) -> Bool {
-        scalar &- 0x3020 >= 0xFF08 - 0x3020
+        scalar &- 0xB7 < 0x3020 - 0xB7 || scalar &- 0xFF08 <= 0xFF60 - 0xFF08
     }
 
     /// Where a full-width mark's blank half lies.

@@ -21,6 +21,11 @@ enum Paragraphs {
             var i = 0
             while i < text.count {
                 let unit = text[i]
+                // Most units of most text: no terminator, nothing to scan.
+                if UnicodeProperties.UnitScan.isPlain(unit) {
+                    i += 1
+                    continue
+                }
                 guard isTerminator(unit) else {
                     scan.add(unit)
                     i += 1

@@ -197,11 +197,15 @@ enum UnicodeProperties {
             for unit in text { add(unit) }
         }
 
+        /// Printable ASCII (0x20...0x7E): a unit the scan notes nothing of, in one comparison.
+        @inline(__always)
+        static func isPlain(_ unit: UInt16) -> Bool { unit &- 0x20 < 0x5F }
+
         /// Takes one more unit into the scan. A printable ASCII unit or a CJK ideograph (most
         /// units of most text) costs two comparisons.
         @inline(__always)
         mutating func add(_ unit: UInt16) {
-            if unit &- 0x20 < 0x5F { return }  // 0x20...0x7E: none of the below
+            if Self.isPlain(unit) { return }
             if unit &- 0x4E00 < 0x5200 {  // 0x4E00...0x9FFF: own grapheme, Han
                 hasHanOrKana = true
                 return
