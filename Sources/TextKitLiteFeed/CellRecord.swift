@@ -116,7 +116,7 @@ extension JSONLines {
             if let lines = element.lines {
                 comma()
                 key("lines")
-                bytes.append(contentsOf: String(lines).utf8)
+                integer(lines, to: &bytes)
             }
             if let truncated = element.truncated {
                 comma()

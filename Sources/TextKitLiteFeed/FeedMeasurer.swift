@@ -134,7 +134,7 @@ public enum JSONLines {
             integers(layout.lineStarts, to: &bytes)
             bytes.append(0x2C)
             key("lines")
-            bytes.append(contentsOf: String(layout.lines).utf8)
+            integer(layout.lines, to: &bytes)
             bytes.append(0x2C)
             key("truncated")
             boolean(layout.truncated, to: &bytes)
@@ -168,7 +168,8 @@ public enum JSONLines {
     static func key(_ name: StaticString, to bytes: inout [UInt8]) {
         bytes.append(0x22)
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(contentsOf: [0x22, 0x3A])
+        bytes.append(0x22)
+        bytes.append(0x3A)
     }
 
     /// A number as `JSONEncoder` writes it: the shortest form that reads back the same,
@@ -179,17 +180,35 @@ public enum JSONLines {
     }
 
     static func boolean(_ value: Bool, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        let text: StaticString = value ? "true" : "false"
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// An array of integers: `[0,17,34]`.
     static func integers(_ values: [Int], to bytes: inout [UInt8]) {
         bytes.append(0x5B)
-        for (k, value) in values.enumerated() {
+        for k in values.indices {
             if k > 0 { bytes.append(0x2C) }
-            bytes.append(contentsOf: String(value).utf8)
+            integer(values[k], to: &bytes)
         }
         bytes.append(0x5D)
+    }
+
+    /// An integer in decimal, its digits written in place (no string made per number: a
+    /// measure line is mostly line starts).
+    static func integer(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(0x2D) }
+        if value >= 0, value < 10 { return bytes.append(0x30 + UInt8(value)) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in  // 20: UInt64.max
+            var magnitude = value.magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: digits[start...])
+        }
     }
 
     static func id(_ id: JSONID, to bytes: inout [UInt8]) {

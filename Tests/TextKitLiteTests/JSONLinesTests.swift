@@ -39,6 +39,18 @@ import Testing
         }
     }
 
+    /// Integers written digit by digit read as `String(_:)` writes them.
+    @Test func integersAreWrittenAsDecimal() {
+        var generator = SystemRandomNumberGenerator()
+        let values = [0, 1, 9, 10, 99, 100, -1, -10, Int.max, Int.min, Int.min + 1]
+            + (0..<2000).map { _ in Int.random(in: .min ... .max, using: &generator) >> Int.random(in: 0...63, using: &generator) }
+        for value in values {
+            var bytes: [UInt8] = [0x2C]
+            JSONLines.integer(value, to: &bytes)
+            #expect(bytes == [0x2C] + Array(String(value).utf8), "\(value)")
+        }
+    }
+
     /// The cells of generated posts (highlights, truncated bodies, quotes, image grids,
     /// right-to-left cells, integer and string ids), at two scales.
     @Test func cellRecordsEqualJSONEncoders() throws {
