@@ -96,7 +96,7 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// Takes the paragraph's next piece in logical order. Returns false once the receiver
     /// wants no more lines.
     @inline(__always)
-    mutating func take(_ piece: ShapedPiece) -> Bool {
+    mutating func take(_ piece: consuming ShapedPiece) -> Bool {
         // Most units are one piece that fits: placed without being gathered.
         if gathered.isEmpty, piece.breakAfter, !isClosing, fits(width: piece.width, hang: piece.hang, start: piece.start) {
             receiver.place(piece)
@@ -104,8 +104,9 @@ struct LineBreaker<Receiver: LineReceiver> {
         }
         // Room for most units at once: growing one piece at a time would copy them.
         if gathered.capacity == 0 { gathered.reserveCapacity(8) }
+        let breakAfter = piece.breakAfter
         gathered.append(piece)
-        if piece.breakAfter { placeGathered() }
+        if breakAfter { placeGathered() }
         return !isStopped
     }
 

@@ -354,7 +354,7 @@ protocol PieceSink {
     /// A capacity hint: about this many pieces follow.
     mutating func reserve(_ count: Int)
     /// Takes the next piece. Returns false to stop the stream.
-    mutating func take(_ piece: ShapedPiece) -> Bool
+    mutating func take(_ piece: consuming ShapedPiece) -> Bool
 }
 
 extension PieceSink {
@@ -388,9 +388,10 @@ struct PieceArray: PieceSink {
         units.reserveCapacity(count)
     }
 
-    mutating func take(_ piece: ShapedPiece) -> Bool {
+    mutating func take(_ piece: consuming ShapedPiece) -> Bool {
+        let breakAfter = piece.breakAfter
         pieces.append(piece)
-        if piece.breakAfter {
+        if breakAfter {
             units.append(BreakUnit(pieces[unitStart...], metrics: &metrics, fonts: fonts))
             unitStart = pieces.count
         }
