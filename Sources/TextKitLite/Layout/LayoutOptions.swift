@@ -130,7 +130,8 @@ extension FontFallbackChain {
     /// The primary font's metrics at a text's base size (its first run's, else its base
     /// style's): uniform and fixed line heights are centred on them.
     func primaryMetrics(for text: AttributedText) -> FontMetrics {
-        primary.metrics(size: text.runs.first?.style.size ?? text.baseStyle.size)
+        let runs = text.runs
+        return primary.metrics(size: runs.isEmpty ? text.baseStyle.size : runs[0].style.size)  // no run copied
     }
 }
 

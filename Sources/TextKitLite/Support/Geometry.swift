@@ -99,5 +99,8 @@ public struct EdgeInsets: Sendable, Hashable, Codable {
 
     package var horizontal: Double { left + right }
     var vertical: Double { top + bottom }
-    package var isValid: Bool { [top, left, bottom, right].allSatisfy { $0.isFinite && $0 >= 0 } }
+    package var isValid: Bool {
+        func isValid(_ inset: Double) -> Bool { inset.isFinite && inset >= 0 }
+        return isValid(top) && isValid(left) && isValid(bottom) && isValid(right)  // no array made per check
+    }
 }
