@@ -10,7 +10,7 @@ struct LayoutBuilder {
         var breaker = LineBreaker(maxWidth: options.breakWidth, receiver: LineCollector(maxLines: options.lineLimit))
         let truncated = TextLines.breakLines(&breaker, paragraphCount: paragraphs.count, options: options) { index, breaker in
             breaker.receiver.paragraph = index
-            paragraphs[index].feed(&breaker)
+            shaped.feed(paragraph: index, into: &breaker)
             breaker.endParagraph()
         }
         var lines = breaker.receiver.lines

@@ -22,7 +22,7 @@ enum TextMeasurer {
         measure(shaped.text, paragraphCount: shaped.paragraphs.count, fonts: shaped.fonts, options: options, engine: engine) {
             index, breaker in
             breaker.receiver.emptyLineMetrics = shaped.paragraphs[index].emptyMetrics
-            shaped.paragraphs[index].feed(&breaker)
+            shaped.feed(paragraph: index, into: &breaker)
         }
     }
 
@@ -51,12 +51,14 @@ enum TextMeasurer {
     }
 }
 
-extension ShapedParagraph {
-    /// Hands the paragraph to a breaker: its start, then its break units until the breaker stops.
-    func feed<Receiver: LineReceiver>(_ breaker: inout LineBreaker<Receiver>) {
-        breaker.beginParagraph(range, level: level, graphemes: graphemes)
-        for index in units.indices {
-            guard breaker.take(units[index], of: pieces) else { break }
+extension ShapedText {
+    /// Hands paragraph `index` to a breaker: its start, then its break units until the
+    /// breaker stops. Its fields are read in place (copying a paragraph retains its arrays).
+    func feed<Receiver: LineReceiver>(paragraph index: Int, into breaker: inout LineBreaker<Receiver>) {
+        breaker.beginParagraph(paragraphs[index].range, level: paragraphs[index].level, graphemes: paragraphs[index].graphemes)
+        let pieces = paragraphs[index].pieces
+        for unit in paragraphs[index].units.indices {
+            guard breaker.take(paragraphs[index].units[unit], of: pieces) else { break }
         }
     }
 }
