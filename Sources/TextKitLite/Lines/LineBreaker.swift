@@ -26,8 +26,10 @@ protocol LineReceiver {
 }
 
 /// The one line breaker: greedy filling over the break opportunities of UAX #14, fed a
-/// paragraph's pieces one by one (from a shaped text, or streamed from the itemizer as they
-/// are shaped), handing each line to a receiver as soon as it is known how the line ends.
+/// paragraph's break units (a shaped text's, summed once: `take(_:of:)`) or its pieces one
+/// by one (streamed from the itemizer as they are shaped: `take(_:)`, which gathers them
+/// into units), handing each line to a receiver as soon as it is known how the line ends.
+/// A unit is placed from its summary (`BreakUnit`); its pieces are read only to cut it.
 ///
 /// Every breaking rule lives here:
 /// - a unit (the pieces up to and including one that allows a break after it) goes on the

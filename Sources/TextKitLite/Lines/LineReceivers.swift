@@ -42,7 +42,8 @@ struct LineCollector: LineReceiver {
     }
 
     mutating func place(_ unit: BreakUnit, of pieces: [ShapedPiece]) {
-        self.pieces.append(contentsOf: pieces[unit.pieces])
+        // One by one: most units are one piece, for which appending a slice costs more.
+        for index in unit.pieces { self.pieces.append(pieces[index]) }
     }
 
     mutating func endLine(_ line: LineEnd) -> Bool {
