@@ -131,9 +131,8 @@ struct LineBreaker<Receiver: LineReceiver> {
     }
 
     private mutating func placeGathered() {
-        let pieces = gathered
-        place(BreakUnit(pieces[...]), pieces)
-        gathered.removeAll(keepingCapacity: true)
+        place(BreakUnit(gathered[...]), gathered)
+        gathered.removeAll(keepingCapacity: true)  // the copy placed is gone: the buffer is kept
     }
 
     /// Places a whole unit, `pieces[unit.pieces]`: on the line, after it (the line ends), or
