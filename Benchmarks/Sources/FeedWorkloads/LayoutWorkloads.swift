@@ -96,15 +96,9 @@ public enum LayoutWorkloads {
     /// - Returns: the sum of the cell heights.
     public static func measureDeviceWidths(_ posts: [FeedPost] = Feed.posts, engine: TextEngine) -> Double {
         let precomputer = Feed.precomputer(engine)
-        var total = 0.0
-        for post in posts {
-            do {
-                total += try precomputer.measure(post, widths: deviceWidths).reduce(0) { $0 + $1.height }
-            } catch {
-                fatalError("measure of \(post.id) at \(deviceWidths): \(error)")
-            }
+        return sumOfHeights(posts, "measure at \(deviceWidths)") {
+            try precomputer.measure($0, widths: deviceWidths).reduce(0) { $0 + $1.height }
         }
-        return total
     }
 
     /// Each post's body as a prepared text (`TextEngine.shape`), 16 pt.

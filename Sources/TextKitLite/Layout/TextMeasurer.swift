@@ -50,15 +50,3 @@ enum TextMeasurer {
         return TextMeasurement(height: breaker.receiver.height, lineStarts: breaker.receiver.lineStarts, isTruncated: truncated)
     }
 }
-
-extension ShapedText {
-    /// Hands paragraph `index` to a breaker: its start, then its break units until the
-    /// breaker stops. Its fields are read in place (copying a paragraph retains its arrays).
-    func feed<Receiver: LineReceiver>(paragraph index: Int, into breaker: inout LineBreaker<Receiver>) {
-        breaker.beginParagraph(paragraphs[index].range, level: paragraphs[index].level, graphemes: paragraphs[index].graphemes)
-        let pieces = paragraphs[index].pieces
-        for unit in paragraphs[index].units.indices {
-            guard breaker.take(paragraphs[index].units[unit], of: pieces) else { break }
-        }
-    }
-}

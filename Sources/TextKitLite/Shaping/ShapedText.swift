@@ -34,6 +34,18 @@ public struct ShapedText: Sendable {
     }
 }
 
+extension ShapedText {
+    /// Hands paragraph `index` to a breaker: its start, then its break units until the
+    /// breaker stops. Its fields are read in place (copying a paragraph retains its arrays).
+    func feed<Receiver: LineReceiver>(paragraph index: Int, into breaker: inout LineBreaker<Receiver>) {
+        breaker.beginParagraph(paragraphs[index].range, level: paragraphs[index].level, graphemes: paragraphs[index].graphemes)
+        let pieces = paragraphs[index].pieces
+        for unit in paragraphs[index].units.indices {
+            guard breaker.take(paragraphs[index].units[unit], of: pieces) else { break }
+        }
+    }
+}
+
 extension FontFallbackChain {
     /// The font a style asks for before the chain, if any: its own, or the first of the
     /// chain with its family, else the installed font of that family (fontconfig).
