@@ -90,10 +90,10 @@ public struct FeedMeasurer: Sendable {
             let options = LayoutOptions(width: widths[0], maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing)
             measured = try precomputer.engine.measure(text, options: options, widths: widths).map { ($0, $0.height, $0.isTruncated) }
         }
-        let units = Array(post.text.utf16)  // once for every width's line starts
+        let scalarOffsets = ScalarOffsets(post.text)  // once for every width's line starts
         return Record(id: post.jsonID, layouts: zip(widths, measured).map { width, measured in
             Record.Layout(width: width, height: measured.height, lines: measured.body?.lineCount ?? 0,
-                          lineStarts: units.scalarOffsets(utf16Offsets: measured.body?.lineStarts ?? []),
+                          lineStarts: scalarOffsets.of(measured.body?.lineStarts ?? []),
                           truncated: measured.truncated)
         })
     }
@@ -175,8 +175,13 @@ public enum JSONLines {
     /// A number as `JSONEncoder` writes it: the shortest form that reads back the same,
     /// without a ".0" ending. (A finite one: `JSONEncoder` refuses the others.)
     static func number(_ value: Double, to bytes: inout [UInt8]) {
-        let text = value.description
-        bytes.append(contentsOf: text.utf8.dropLast(text.hasSuffix(".0") ? 2 : 0))
+        // A whole number below 1e15 (a width) is written as its description less ".0".
+        if value.sign == .plus, value < 1e15, value.rounded(.towardZero) == value { return integer(Int(value), to: &bytes) }
+        var text = value.description
+        text.withUTF8 { utf8 in
+            let wholeDigits = utf8.count > 2 && utf8[utf8.count - 2] == UInt8(ascii: ".") && utf8[utf8.count - 1] == UInt8(ascii: "0")
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<(utf8.count - (wholeDigits ? 2 : 0))]))
+        }
     }
 
     static func boolean(_ value: Bool, to bytes: inout [UInt8]) {

@@ -110,7 +110,8 @@ public final class FeedPrecomputer: Sendable {
     ///
     /// - Throws: `LayoutError` for an invalid width, scale or style.
     public func layout(_ post: FeedPost, width: Double, scale: Double = 2) throws(LayoutError) -> CellLayout {
-        let key = try cacheKey(post, width: width, scale: scale, kind: measureOnly ? .measureOnly : .drawable)
+        try validate(width: width, scale: scale)
+        let key = cacheKey(post, width: width, scale: scale, kind: measureOnly ? .measureOnly : .drawable)
         if let cached = heightCache.layout(for: key) { return cached }
         if let styleError { throw styleError }
         let (size, elements) = try cellSpec(post).solve(width: width, engine: engine)
@@ -127,41 +128,35 @@ public final class FeedPrecomputer: Sendable {
     ///
     /// - Throws: `LayoutError` for an invalid width or style.
     public func measure(_ post: FeedPost, width: Double) throws(LayoutError) -> CellMeasurement {
-        let key = try cacheKey(post, width: width, scale: 1, kind: .measurement)
-        if let cached = heightCache.measurement(for: key) { return cached }
-        if let styleError { throw styleError }
-        let (size, texts) = try cell.measuringSpec(FeedCellSpec.Shape(post)).measure(width: width, engine: engine,
-                                                                       textMeasurer: PostTexts(precomputer: self, post: post))
-        measurements.add(1, ordering: .relaxed)
-        let cell = CellMeasurement(postID: post.id, width: width, height: size.height, texts: texts)
-        heightCache.insert(cell, for: key)
-        return cell
+        try measure(post, widths: [width])[0]
     }
 
     /// The cell's measurements at several widths, in their order, each equal to
     /// `measure(_:width:)` at that width to the bit. Each text block is itemized and shaped
     /// once for all widths, then broken into lines at each (a service measuring for several
-    /// device widths, a client relaying out on rotation); widths found in the height cache
-    /// cost a lookup.
+    /// device widths, a client relaying out on rotation). A post's measurements at all its
+    /// widths are one height-cache entry: when all the widths are there, they cost one
+    /// lookup.
     ///
     /// - Throws: `LayoutError` for an invalid width or style.
     public func measure(_ post: FeedPost, widths: [Double]) throws(LayoutError) -> [CellMeasurement] {
-        guard widths.count > 1 else { return try widths.map { width throws(LayoutError) in try measure(post, width: width) } }
-        var keys: [HeightCache.Key] = []
-        for width in widths { keys.append(try cacheKey(post, width: width, scale: 1, kind: .measurement)) }
-        var results = keys.map { heightCache.measurement(for: $0) }
-        guard results.contains(nil) else { return results.map { $0! } }
+        for width in widths { try validate(width: width, scale: 1) }
+        let key = cacheKey(post, width: 0, scale: 1, kind: .measurement)
+        let cached = heightCache.measurements(for: key, widths: widths)
+        if !cached.contains(where: { $0 == nil }) { return cached.map { $0! } }
         if let styleError { throw styleError }
         let spec = cell.measuringSpec(FeedCellSpec.Shape(post))
-        let texts = ShapedPostTexts(precomputer: self, post: post)
-        for k in widths.indices where results[k] == nil {
-            let (size, measured) = try spec.measure(width: widths[k], engine: engine, textMeasurer: texts)
-            measurements.add(1, ordering: .relaxed)
-            let cell = CellMeasurement(postID: post.id, width: widths[k], height: size.height, texts: measured)
-            heightCache.insert(cell, for: keys[k])
-            results[k] = cell
+        let texts: any SpecTextMeasuring = widths.count > 1 ? ShapedPostTexts(precomputer: self, post: post)
+                                                            : PostTexts(precomputer: self, post: post)
+        var results: [CellMeasurement] = []
+        results.reserveCapacity(widths.count)
+        for width in widths {
+            let (size, measured) = try spec.measure(width: width, engine: engine, textMeasurer: texts)
+            results.append(CellMeasurement(postID: post.id, width: width, height: size.height, texts: measured))
         }
-        return results.map { $0! }
+        measurements.add(results.count, ordering: .relaxed)
+        heightCache.insert(results, for: key)
+        return results
     }
 
     /// A field's string styled as its cell shows it, and shaped (not through the shaped-text
@@ -171,15 +166,19 @@ public final class FeedPrecomputer: Sendable {
         (try? engine.shape(cell.attributedText(field, string, language: language))) ?? (try! engine.shape(""))
     }
 
-    private func cacheKey(_ post: FeedPost, width: Double, scale: Double, kind: HeightCache.Kind) throws(LayoutError) -> HeightCache.Key {
+    /// Checks a width and a scale a cell is asked at.
+    private func validate(width: Double, scale: Double) throws(LayoutError) {
         guard width.isFinite, width > style.padding.horizontal, width <= 1e6 else {
             throw .invalidOption(name: "width", value: "\(width)", reason: "must be a finite number of points wider than the cell padding (\(style.padding.horizontal)) and at most 1000000")
         }
         guard scale.isFinite, scale > 0, scale <= 100 else {
             throw .invalidOption(name: "scale", value: "\(scale)", reason: "must be in (0, 100]")
         }
-        return HeightCache.Key(post: post, width: width, scale: scale, settings: keySettings,
-                               fonts: engine.fonts, emoticons: cell.emoticons, kind: kind)
+    }
+
+    private func cacheKey(_ post: FeedPost, width: Double, scale: Double, kind: HeightCache.Kind) -> HeightCache.Key {
+        HeightCache.Key(post: post, width: width, scale: scale, settings: keySettings, fonts: engine.fonts, emoticons: cell.emoticons,
+                        kind: kind)
     }
 
     /// Number of cell layouts computed (height-cache misses that were laid out).
@@ -249,7 +248,8 @@ public final class FeedPrecomputer: Sendable {
 private final class ShapedPostTexts: SpecTextMeasuring {
     let precomputer: FeedPrecomputer
     let post: FeedPost
-    private var shaped: [FeedCellSpec.Field: ShapedText] = [:]
+    private var body: ShapedText?
+    private var quote: ShapedText?
 
     init(precomputer: FeedPrecomputer, post: FeedPost) {
         self.precomputer = precomputer
@@ -260,8 +260,10 @@ private final class ShapedPostTexts: SpecTextMeasuring {
         guard let field = FeedCellSpec.Field(id: id) else { return try engine.measure(text, options: options) }
         guard field == .body || field == .quote else { return precomputer.measure(field, of: post, options: options) }
         return precomputer.measure(field, of: post, options: options) {
-            let text = self.shaped[field] ?? self.precomputer.shapedUncached(field, field.string(of: self.post), language: self.post.language)
-            self.shaped[field] = text
+            let slot = field == .body ? \ShapedPostTexts.body : \ShapedPostTexts.quote
+            if let text = self[keyPath: slot] { return text }
+            let text = self.precomputer.shapedUncached(field, field.string(of: self.post), language: self.post.language)
+            self[keyPath: slot] = text
             return text
         }
     }

@@ -9,6 +9,7 @@ import TextKitLite
 public final class HeightCache: Sendable {
     struct Key: Hashable, Sendable {
         let post: FeedPost
+        /// The cell width; 0 for measurements, which keep a post's widths in one entry.
         let width: Double
         let scale: Double
         /// The cell style (and its hash with `fonts`), shared by the keys of a precomputer.
@@ -77,35 +78,65 @@ public final class HeightCache: Sendable {
 
     private enum Entry: Sendable {
         case layout(CellLayout)
-        case measurement(CellMeasurement)
+        /// A post's measurements at the widths measured lately, the newest last.
+        case measurements([CellMeasurement])
     }
+
+    /// Most widths a post's measurements are kept at (its newest).
+    static let widthsPerPost = 8
 
     private let cache: BoundedCache<Key, Entry>
 
+    /// - Parameters:
+    ///   - maxEntries: most cell layouts and measured posts held (a post's measurements at
+    ///     all its widths are one entry).
+    ///   - maxBytes: most memory they hold, estimated.
     public init(maxEntries: Int = 100_000, maxBytes: Int = 128 << 20) {
         cache = BoundedCache(maxCount: maxEntries, maxCost: maxBytes, shards: 16)
     }
 
     func layout(for key: Key) -> CellLayout? {
-        guard case .layout(let layout)? = cache.value(for: key) else { return nil }
-        return layout
+        cache.value(for: key) { entry in
+            guard case .layout(let layout) = entry else { return nil }
+            return layout
+        }
     }
 
     func insert(_ layout: CellLayout, for key: Key) { cache.insert(.layout(layout), for: key, cost: layout.estimatedBytes) }
 
-    func measurement(for key: Key) -> CellMeasurement? {
-        guard case .measurement(let measurement)? = cache.value(for: key) else { return nil }
-        return measurement
+    /// The post's measurement at each of `widths` that is cached (nil for the others); a
+    /// hit when all are.
+    func measurements(for key: Key, widths: [Double]) -> [CellMeasurement?] {
+        cache.value(for: key) { entry -> [CellMeasurement?]? in
+            guard case .measurements(let kept) = entry else { return nil }
+            let found = widths.map { width in kept.last { $0.width == width } }
+            return found.contains { $0 == nil } ? nil : found
+        } ?? Array(repeating: nil, count: widths.count)
     }
 
-    func insert(_ measurement: CellMeasurement, for key: Key) {
-        let cost = measurement.texts.reduce(128 + measurement.postID.utf8.count) { $0 + 64 + $1.measurement.lineStarts.count * 8 }
-        cache.insert(.measurement(measurement), for: key, cost: cost)
+    /// Adds a post's measurements to those kept of it at other widths.
+    func insert(_ measurements: [CellMeasurement], for key: Key) {
+        cache.merge(for: key) { entry in
+            var kept: [CellMeasurement] = []
+            if case .measurements(let old) = entry {
+                kept = old.filter { old in !measurements.contains { $0.width == old.width } }
+            }
+            kept += measurements
+            if kept.count > Self.widthsPerPost { kept.removeFirst(kept.count - Self.widthsPerPost) }
+            return (.measurements(kept), kept.reduce(0) { $0 + $1.estimatedBytes })
+        }
     }
 
     public var statistics: CacheStatistics { cache.statistics }
 
     public func removeAll() { cache.removeAll() }
+}
+
+extension CellMeasurement {
+    /// Approximate memory held by the measurement.
+    var estimatedBytes: Int {
+        texts.reduce(128 + postID.utf8.count) { $0 + 64 + $1.measurement.lineStarts.count * 8 }
+    }
 }
 
 extension CellLayout {

@@ -18,9 +18,14 @@ import Testing
     @Test func measurementLinesEqualJSONEncoders() throws {
         var generator = SystemRandomNumberGenerator()
         let characters: [Character] = (0..<0x20).map { Character(Unicode.Scalar($0)!) } + ["\"", "\\", "/", "a", "é", "中", "😀", "\u{2028}", "\u{7F}"]
-        let numbers: [Double] = [0, -0.0, 1, 200, 153.3359375, 73.84800000000001, 1e15, 1e16, 1.2345678901234568e17, 1e-5, .leastNonzeroMagnitude, 2.5e20]
+        let numbers: [Double] = [0, -0.0, 1, 200, 320, 768, 153.3359375, 73.84800000000001, 1e15 - 1, 1e15, 1e15 + 1, 4503599627370496, 1e16,
+                                 1.2345678901234568e17, 1e-5, .leastNonzeroMagnitude, 2.5e20, -320]
         func number() -> Double {
-            Bool.random(using: &generator) ? numbers.randomElement(using: &generator)! : Double.random(in: -1e6...1e6, using: &generator) * [1, 1e-9, 1e12].randomElement()!
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0: numbers.randomElement(using: &generator)!
+            case 1: Double(Int.random(in: -2_000_000...2_000_000, using: &generator))  // whole numbers: widths
+            default: Double.random(in: -1e6...1e6, using: &generator) * [1, 1e-9, 1e12].randomElement()!
+            }
         }
         for k in 0..<4000 {
             let id = k % 3 == 0

@@ -246,4 +246,35 @@ import Testing
         #expect(throws: LayoutError.self) { try precomputer.measure(posts[0], width: 10) }
         #expect(throws: LayoutError.self) { try precomputer.measure(posts[0], width: .nan) }
     }
+
+    /// A post's measurements at all its widths are one height-cache entry: widths asked one
+    /// by one, then together, are found; a width not yet measured is a miss; only the
+    /// newest `HeightCache.widthsPerPost` widths are kept.
+    @Test func aPostsWidthsShareOneHeightCacheEntry() throws {
+        let precomputer = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts))
+        let post = Array(SampleFeed.posts(count: 3, seed: 5))[2]
+        let narrow = try precomputer.measure(post, width: 320)
+        let wide = try precomputer.measure(post, width: 768)
+        #expect(precomputer.heightCache.statistics.count == 1)
+        var hits = precomputer.heightCache.statistics.hits
+        #expect(try precomputer.measure(post, widths: [768, 320]) == [wide, narrow])
+        #expect(precomputer.heightCache.statistics.hits == hits + 1)
+        #expect(precomputer.measurementCount == 2)
+        // One width missing: a miss, and only what was asked is measured.
+        let misses = precomputer.heightCache.statistics.misses
+        let three = try precomputer.measure(post, widths: [320, 414])
+        #expect(three[0] == narrow && three[1].width == 414)
+        #expect(precomputer.heightCache.statistics.misses == misses + 1)
+        #expect(precomputer.measurementCount == 4)
+        // The oldest widths go first; the entry stays one.
+        let widths = (0..<HeightCache.widthsPerPost).map { 400 + Double($0) }
+        _ = try precomputer.measure(post, widths: widths)
+        #expect(precomputer.heightCache.statistics.count == 1)
+        hits = precomputer.heightCache.statistics.hits
+        #expect(try precomputer.measure(post, widths: widths).map(\.width) == widths)
+        #expect(precomputer.heightCache.statistics.hits == hits + 1)
+        let counted = precomputer.measurementCount
+        _ = try precomputer.measure(post, width: 320)
+        #expect(precomputer.measurementCount == counted + 1)
+    }
 }

@@ -25,6 +25,30 @@ import Testing
         }
     }
 
+    /// `String.scalarOffsets(utf16Offsets:)` (with or without scalars beyond the BMP) against
+    /// counting the scalars of each prefix through the standard library's views, offsets
+    /// outside the string clamped.
+    @Test func scalarOffsetsCountTheScalarsBefore() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let string = (0..<Int.random(in: 0...40, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
+            let count = string.utf16.count
+            // Ascending offsets from before the start to past the end, at scalar boundaries.
+            var offsets = [-3]
+            var index = string.startIndex
+            while index < string.endIndex {
+                if Bool.random(using: &random) { offsets.append(string.utf16.distance(from: string.startIndex, to: index)) }
+                index = string.unicodeScalars.index(after: index)
+            }
+            offsets += [count, count + 2]
+            let expected = offsets.map { offset in
+                string.unicodeScalars[..<string.utf16.index(string.startIndex, offsetBy: min(max(offset, 0), count))].count
+            }
+            #expect(string.scalarOffsets(utf16Offsets: offsets) == expected, "\(string.unicodeScalars.map(\.value)) \(offsets)")
+            #expect(string.scalarOffsets(utf16Offsets: Array(offsets.dropFirst().dropLast())) == Array(expected.dropFirst().dropLast()))
+        }
+    }
+
     /// Many threads transcoding at once, empty strings among them (the empty array is shared
     /// storage: the sanitized suites run this under ThreadSanitizer).
     @Test func transcodingFromManyThreadsAtOnce() {

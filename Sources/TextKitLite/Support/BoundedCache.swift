@@ -98,6 +98,28 @@ struct ClockMap<Key: Hashable, Value> {
         return nodes[Int(slot)].value
     }
 
+    /// What `extract` finds in the value for `key` (marked as used when there is one),
+    /// counted as a hit when it finds something and as a miss otherwise.
+    @inlinable
+    mutating func value<Part>(for key: Key, hash: Int, _ extract: (Value) -> Part?) -> Part? {
+        guard let slot = find(key, hash: hash).slot else {
+            statistics.misses += 1
+            return nil
+        }
+        if !nodes[Int(slot)].referenced { nodes[Int(slot)].referenced = true }
+        let part = extract(nodes[Int(slot)].value)
+        if part == nil { statistics.misses += 1 } else { statistics.hits += 1 }
+        return part
+    }
+
+    /// Inserts or replaces the entry of `key` with what `merge` makes of its value (nil
+    /// when there is none), at the cost `merge` gives.
+    @inlinable
+    mutating func merge(for key: Key, hash: Int, _ merge: (Value?) -> (value: Value, cost: Int)) {
+        let (value, cost) = merge(find(key, hash: hash).slot.map { nodes[Int($0)].value })
+        insert(value, for: key, hash: hash, cost: cost)
+    }
+
     /// Inserts or replaces an entry, then evicts entries not used lately until both bounds
     /// hold (never the entry just inserted). An entry costlier than `maxCost` is not kept
     /// at all, and evicts nothing else (only the stale value it would have replaced).
@@ -299,6 +321,23 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     public func insert(_ value: Value, for key: Key, cost: Int) {
         let hash = key.hashValue
         withShard(hash) { $0.insert(value, for: key, hash: hash, cost: cost) }
+    }
+
+    /// What `extract` finds in the cached value: a hit when it finds something, else a
+    /// miss (an entry holding part of what is asked for, such as a post at other widths).
+    @inlinable
+    public func value<Part: Sendable>(for key: Key, _ extract: @Sendable (Value) -> Part?) -> Part? {
+        let hash = key.hashValue
+        return withShard(hash) { $0.value(for: key, hash: hash, extract) }
+    }
+
+    /// Inserts or replaces the entry of `key` with what `merge` makes of the cached value
+    /// (nil when there is none), at the cost `merge` gives, under the shard's lock: merges
+    /// of one key from several threads all take effect.
+    @inlinable
+    public func merge(for key: Key, _ merge: @Sendable (Value?) -> (value: Value, cost: Int)) {
+        let hash = key.hashValue
+        withShard(hash) { $0.merge(for: key, hash: hash, merge) }
     }
 
     /// Counters and contents summed over all shards.

@@ -36,7 +36,30 @@ extension Array<UInt16> {
 extension String {
     /// The number of Unicode scalars before each of ascending UTF-16 offsets (line starts
     /// of a `TextMeasurement` as scalar offsets).
-    public func scalarOffsets(utf16Offsets: [Int]) -> [Int] { Array(utf16).scalarOffsets(utf16Offsets: utf16Offsets) }
+    public func scalarOffsets(utf16Offsets: [Int]) -> [Int] { ScalarOffsets(self).of(utf16Offsets) }
+}
+
+/// Scalar offsets of ascending UTF-16 offsets into one string, for as many sets of offsets
+/// as asked (a post's line starts at each width). In a string with no scalar beyond the
+/// BMP (no surrogate pair in UTF-16, no 4-byte sequence in UTF-8), as most are, a UTF-16
+/// offset is its scalar offset: that is found once, and the string is not copied.
+package struct ScalarOffsets {
+    /// The string's UTF-16 units when it has scalars beyond the BMP.
+    private let units: [UInt16]?
+    private let count: Int
+
+    package init(_ string: String) {
+        var string = string
+        let beyondBMP = string.withUTF8 { bytes in bytes.contains { $0 >= 0xF0 } }
+        units = beyondBMP ? Array(string.utf16) : nil
+        count = string.utf16.count
+    }
+
+    /// `String.scalarOffsets(utf16Offsets:)`: each offset clamped to the string, in scalars.
+    package func of(_ offsets: [Int]) -> [Int] {
+        if let units { return units.scalarOffsets(utf16Offsets: offsets) }
+        return offsets.allSatisfy { 0...count ~= $0 } ? offsets : offsets.map { min(max($0, 0), count) }
+    }
 }
 
 extension String {
