@@ -37,9 +37,8 @@ public enum FeedLineParser {
         if let offset = UTF8Validation.firstInvalidOffset(array) {
             throw FeedLineError(line: line, reason: "invalid UTF-8 at byte offset \(offset) of the line (\(UTF8Validation.describeByte(array, at: offset)))")
         }
-        let data = Data(array)
-        guard let record = try? JSONDecoder().decode(Record.self, from: data) else {
-            throw FeedLineError(line: line, reason: diagnose(data))
+        guard let record = array.withUnsafeBufferPointer(PostJSONReader.record) ?? (try? JSONDecoder().decode(Record.self, from: Data(array))) else {
+            throw FeedLineError(line: line, reason: diagnose(Data(array)))
         }
         guard (0...maximumImages).contains(record.images ?? 0) else {
             throw FeedLineError(line: line, reason: "\"images\" must be an integer from 0 to \(maximumImages), got \(record.images ?? 0)")
@@ -54,7 +53,7 @@ public enum FeedLineParser {
     }
 
     /// The JSON shape of a post: `id` may be a non-empty string or an integer.
-    private struct Record: Decodable {
+    struct Record: Decodable, Equatable {
         var id: String
         var idIsInteger = false
         var author: String?
@@ -64,6 +63,10 @@ public enum FeedLineParser {
         var lang: String?
 
         enum CodingKeys: String, CodingKey { case id, author, text, quote, images, lang }
+
+        init(id: String, idIsInteger: Bool, author: String?, text: String, quote: String?, images: Int?, lang: String?) {
+            (self.id, self.idIsInteger, self.author, self.text, self.quote, self.images, self.lang) = (id, idIsInteger, author, text, quote, images, lang)
+        }
 
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TextKitLite
 @testable import TextKitLiteFeed
+import SampleFeed
 
 /// JSON Lines records: what `FeedLineParser` accepts, and the reason it gives for each bad line.
 @Suite struct FeedLineParserTests {
@@ -86,6 +87,64 @@ import Testing
     @Test func blankLineIsNil() throws {
         #expect(try parse("") == nil)
         #expect(try parse("   \t \r") == nil)
+    }
+
+    // MARK: The direct reader against JSONDecoder
+
+    /// `PostJSONReader` reads a line as `JSONDecoder` does, or leaves it to the decoder:
+    /// on generated lines of every JSON construct (escapes, surrogates, numbers of every
+    /// form, nested and repeated keys, stray bytes), every record it reads equals the
+    /// decoder's, and it never reads a line the decoder refuses. It reads the usual lines.
+    @Test func theDirectReaderReadsLinesAsJSONDecoderDoes() throws {
+        var generator = SystemRandomNumberGenerator()
+        func pick<T>(_ choices: [T]) -> T { choices.randomElement(using: &generator)! }
+        let pieces = ["a", "Zz", " ", "中文", "é", "😀", "\\n", "\\t", "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\r", "\\u0041",
+                      "\\u00e9", "\\u4e2d", "\\ud83d\\ude00", "\\u0000"]
+        let badPieces = ["\\ud83d", "\\ude00", "\\x", "\\u12", "\u{1}", "\t"]
+        func string() -> String {
+            let body = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                Int.random(in: 0..<40, using: &generator) == 0 ? pick(badPieces) : pick(pieces)
+            }
+            return "\"" + body.joined() + "\""
+        }
+        func value() -> String {
+            pick([string(), string(), string(), "0", "7", "-7", "-0", "01", "1.5", "2e3", "1E2", "-", "9223372036854775807",
+                  "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "100", "101", "null", "true", "false",
+                  "nul", "[]", "[1, \"a\"]", "{}", "{\"x\": 1}", "\"\""])
+        }
+        let keys = ["id", "author", "text", "quote", "images", "lang", "other", "t\\u0065xt", "ID"]
+        let space = ["", " ", "  ", "\t", "\r"]
+        var read = 0, decodable = 0
+        for k in 0..<6000 {
+            var fields: [String] = []
+            if Int.random(in: 0..<4, using: &generator) > 0 { fields.append("\"id\":" + pick(["\"p\(k)\"", "\(k)", value()])) }
+            if Int.random(in: 0..<5, using: &generator) > 0 { fields.append("\"text\":" + (Bool.random(using: &generator) ? string() : value())) }
+            for _ in 0..<Int.random(in: 0...4, using: &generator) { fields.append("\"\(pick(keys))\"\(pick(space)):\(pick(space))" + value()) }
+            fields.shuffle(using: &generator)
+            var line = pick(space) + "{" + fields.map { pick(space) + $0 + pick(space) }.joined(separator: ",") + "}" + pick(space)
+            switch Int.random(in: 0..<20, using: &generator) {
+            case 0: line.removeLast()
+            case 1: line += pick(["x", ",", "}", "{}"])
+            case 2: line = String(line.dropFirst())
+            default: break
+            }
+            let bytes = Array(line.utf8)
+            let direct = bytes.withUnsafeBufferPointer(PostJSONReader.record)
+            let decoded = try? JSONDecoder().decode(FeedLineParser.Record.self, from: Data(bytes))
+            if decoded != nil { decodable += 1 }
+            if let direct {
+                read += 1
+                #expect(direct == decoded, "\(line)")
+            }
+        }
+        #expect(read > 200 && read * 3 > decodable)
+        // The usual lines, as a client writes them, are read directly.
+        let encoder = JSONEncoder()
+        for post in SampleFeed.posts(count: 300, seed: 9) {
+            let bytes = Array(try encoder.encode(post))
+            #expect(bytes.withUnsafeBufferPointer(PostJSONReader.record) != nil)
+            #expect(try FeedLineParser.parse(bytes, line: 1) == post)
+        }
     }
 
     // MARK: Bad lines
