@@ -37,9 +37,16 @@ public enum FeedLineParser {
         if let offset = UTF8Validation.firstInvalidOffset(array) {
             throw FeedLineError(line: line, reason: "invalid UTF-8 at byte offset \(offset) of the line (\(UTF8Validation.describeByte(array, at: offset)))")
         }
-        guard let record = array.withUnsafeBufferPointer(PostJSONReader.record) ?? (try? JSONDecoder().decode(Record.self, from: Data(array))) else {
-            throw FeedLineError(line: line, reason: diagnose(Data(array)))
+        if let record = array.withUnsafeBufferPointer(PostJSONReader.record) { return try post(record, line: line) }
+        let data = Data(array)
+        guard let record = try? JSONDecoder().decode(Record.self, from: data) else {
+            throw FeedLineError(line: line, reason: diagnose(data))
         }
+        return try post(record, line: line)
+    }
+
+    /// The post of a record, once its image count and language are checked.
+    private static func post(_ record: Record, line: Int) throws(FeedLineError) -> FeedPost {
         guard (0...maximumImages).contains(record.images ?? 0) else {
             throw FeedLineError(line: line, reason: "\"images\" must be an integer from 0 to \(maximumImages), got \(record.images ?? 0)")
         }

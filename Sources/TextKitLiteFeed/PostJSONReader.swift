@@ -145,41 +145,40 @@ struct PostJSONReader {
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
-    /// The rest of a string after its opening quote, escapes decoded.
+    /// The rest of a string after its opening quote, escapes decoded; nil when it holds a
+    /// control character.
     private mutating func string() -> String? {
-        let start = i
-        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
-        guard i < bytes.count, bytes[i] != UInt8(ascii: "\\") else { return escapedString(from: start) }
-        guard bytes[i] == UInt8(ascii: "\"") else { return nil }  // a control character
-        defer { i += 1 }
-        return String(decoding: bytes[start..<i], as: UTF8.self)
-    }
-
-    private mutating func escapedString(from start: Int) -> String? {
-        var utf8 = Array(bytes[start..<i])
+        var run = i  // the bytes since the last escape
+        var decoded: [UInt8]? = nil  // once an escape comes
         while i < bytes.count {
-            let byte = bytes[i]
-            i += 1
-            switch byte {
-            case UInt8(ascii: "\""): return String(decoding: utf8, as: UTF8.self)
+            switch bytes[i] {
+            case UInt8(ascii: "\""):
+                defer { i += 1 }
+                guard var decoded else { return String(decoding: bytes[run..<i], as: UTF8.self) }
+                decoded.append(contentsOf: bytes[run..<i])
+                return String(decoding: decoded, as: UTF8.self)
             case UInt8(ascii: "\\"):
+                decoded = decoded ?? []
+                decoded!.append(contentsOf: bytes[run..<i])
+                i += 1
                 guard i < bytes.count else { return nil }
                 let escape = bytes[i]
                 i += 1
                 switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded!.append(escape)
+                case UInt8(ascii: "b"): decoded!.append(0x08)
+                case UInt8(ascii: "f"): decoded!.append(0x0C)
+                case UInt8(ascii: "n"): decoded!.append(0x0A)
+                case UInt8(ascii: "r"): decoded!.append(0x0D)
+                case UInt8(ascii: "t"): decoded!.append(0x09)
                 case UInt8(ascii: "u"):
                     guard let scalar = escapedScalar() else { return nil }
-                    utf8.append(contentsOf: UTF8.encode(scalar)!)
+                    decoded!.append(contentsOf: UTF8.encode(scalar)!)
                 default: return nil
                 }
+                run = i
             case 0..<0x20: return nil
-            default: utf8.append(byte)
+            default: i += 1
             }
         }
         return nil

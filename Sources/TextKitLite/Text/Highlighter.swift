@@ -35,7 +35,7 @@ public struct Highlighter: Sendable, Hashable {
     ///   "@", "#" or "h", a topic is looked for over at most 64 scalars, and no other scan
     ///   passes the next "@" (mention), "#" (hashtag) or white space (URL).
     public func highlights(in string: String) -> [TextHighlight] {
-        Array(string.utf16).withUnsafeBufferPointer { highlights(in: $0) }
+        string.utf16Units.withUnsafeBufferPointer { highlights(in: $0) }
     }
 
     /// The string as an attributed text: `style` for plain text, `style` changed by

@@ -50,9 +50,9 @@ package struct ScalarOffsets {
 
     package init(_ string: String) {
         var string = string
-        let beyondBMP = string.withUTF8 { bytes in bytes.contains { $0 >= 0xF0 } }
-        units = beyondBMP ? Array(string.utf16) : nil
-        count = string.utf16.count
+        let (count, pairs) = string.withUTF8 { String.utf16Count($0) }
+        units = pairs > 0 ? string.utf16Units : nil
+        self.count = count
     }
 
     /// `String.scalarOffsets(utf16Offsets:)`: each offset clamped to the string, in scalars.
@@ -69,23 +69,8 @@ extension String {
     var utf16Units: [UInt16] {
         var string = self
         return string.withUTF8 { bytes in
-            // One unit per byte, less one per continuation byte (10xxxxxx), plus one per
-            // four-byte lead (11110xxx: a surrogate pair).
-            let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
-            var count = bytes.count, i = 0
-            while i &+ 8 <= bytes.count {
-                let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
-                let continuations = (word & ~(word << 1) & high) >> 7
-                let fourByteLeads = (word & word << 1 & word << 2 & word << 3 & high) >> 7
-                // Bytes of 0 or 1: the multiplication sums them into the top byte.
-                count &-= Int((continuations &* ones) >> 56)
-                count &+= Int((fourByteLeads &* ones) >> 56)
-                i &+= 8
-            }
-            while i < bytes.count {
-                count &+= (bytes[i] & 0xC0 == 0x80 ? -1 : 0) &+ (bytes[i] >= 0xF0 ? 1 : 0)
-                i &+= 1
-            }
+            let high: UInt64 = 0x8080_8080_8080_8080
+            let count = Self.utf16Count(bytes).units
             // Not through `unsafeUninitializedCapacity` when empty: that stores the count into
             // the shared empty-array storage, a write ThreadSanitizer reports as a race when
             // two threads do it.
@@ -122,6 +107,30 @@ extension String {
                 initialized = j
             }
         }
+    }
+
+    /// The number of UTF-16 units of valid UTF-8 `bytes`, and how many of them are
+    /// surrogate pairs' (scalars beyond the BMP), counted eight bytes at a time.
+    static func utf16Count(_ bytes: UnsafeBufferPointer<UInt8>) -> (units: Int, pairs: Int) {
+        // One unit per byte, less one per continuation byte (10xxxxxx), plus one per
+        // four-byte lead (11110xxx: a surrogate pair).
+        let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
+        var count = bytes.count, pairs = 0, i = 0
+        while i &+ 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
+            let continuations = (word & ~(word << 1) & high) >> 7
+            let fourByteLeads = (word & word << 1 & word << 2 & word << 3 & high) >> 7
+            // Bytes of 0 or 1: the multiplication sums them into the top byte.
+            count &-= Int((continuations &* ones) >> 56)
+            pairs &+= Int((fourByteLeads &* ones) >> 56)
+            i &+= 8
+        }
+        while i < bytes.count {
+            count &-= bytes[i] & 0xC0 == 0x80 ? 1 : 0
+            pairs &+= bytes[i] >= 0xF0 ? 1 : 0
+            i &+= 1
+        }
+        return (count &+ pairs, pairs)
     }
 
     /// A string of UTF-16 units, as `String(decoding: units, as: UTF16.self)` (a lone
