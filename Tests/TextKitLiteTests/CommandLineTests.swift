@@ -33,7 +33,19 @@ enum TextRenderTool {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
-        try process.run()
+        // A binary a test just copied may be held open for writing by a child another test
+        // thread forked meanwhile (the copy's descriptor is inherited until that child
+        // execs): exec then fails with ETXTBSY for a moment.
+        for attempt in 1... {
+            do {
+                try process.run()
+                break
+            } catch let error as NSError where attempt < 20 && [error, error.userInfo[NSUnderlyingErrorKey] as? NSError].contains(where: {
+                $0?.domain == NSPOSIXErrorDomain && $0?.code == Int(ETXTBSY)
+            }) {
+                usleep(50_000)
+            }
+        }
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         let outData = out.fileHandleForReading.readDataToEndOfFile()

@@ -161,6 +161,16 @@ import SampleFeed
     @Test func invalidUTF8() {
         let bytes = Array(#"{"id": "x", "text": ""#.utf8) + [0xFF, 0xC3] + Array(#""}"#.utf8)
         #expect(failure(bytes)?.reason == "invalid UTF-8 at byte offset 21 of the line (byte 0xff)")
+        // Ill-formed sequences anywhere (a value, an escaped string, an unknown field, a key)
+        // are found before the line is read.
+        let bad: [[UInt8]] = [[0xFF], [0xC3], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE4, 0xB8]]
+        for sequence in bad {
+            for (before, after) in [(#"{"id":"x","text":""#, #""}"#), (#"{"id":"x","text":"\n"#, #""}"#),
+                                    (#"{"id":"x","text":"t","other":""#, #""}"#), (#"{"id":"x","text":"t",""#, #"":1}"#)] {
+                let line = Array(before.utf8) + sequence + Array(after.utf8)
+                #expect(failure(line)?.reason.hasPrefix("invalid UTF-8 at byte offset \(before.utf8.count) ") == true)
+            }
+        }
     }
 
     @Test func arrayInsteadOfObject() {
