@@ -141,9 +141,9 @@ public final class FeedPrecomputer: Sendable {
     /// - Throws: `LayoutError` for an invalid width or style.
     public func measure(_ post: FeedPost, widths: [Double]) throws(LayoutError) -> [CellMeasurement] {
         for width in widths { try validate(width: width, scale: 1) }
+        guard !widths.isEmpty else { return [] }
         let key = cacheKey(post, width: 0, scale: 1, kind: .measurement)
-        let cached = heightCache.measurements(for: key, widths: widths)
-        if !cached.contains(where: { $0 == nil }) { return cached.map { $0! } }
+        if let cached = heightCache.measurements(for: key, widths: widths) { return cached }
         if let styleError { throw styleError }
         let spec = cell.measuringSpec(FeedCellSpec.Shape(post))
         let texts: any SpecTextMeasuring = widths.count > 1 ? ShapedPostTexts(precomputer: self, post: post)

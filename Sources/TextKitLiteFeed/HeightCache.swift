@@ -104,24 +104,30 @@ public final class HeightCache: Sendable {
 
     func insert(_ layout: CellLayout, for key: Key) { cache.insert(.layout(layout), for: key, cost: layout.estimatedBytes) }
 
-    /// The post's measurement at each of `widths` that is cached (nil for the others); a
-    /// hit when all are.
-    func measurements(for key: Key, widths: [Double]) -> [CellMeasurement?] {
-        cache.value(for: key) { entry -> [CellMeasurement?]? in
+    /// The post's measurements at `widths`, in order, when all are cached (a hit), else nil
+    /// (a miss).
+    func measurements(for key: Key, widths: [Double]) -> [CellMeasurement]? {
+        cache.value(for: key) { entry -> [CellMeasurement]? in
             guard case .measurements(let kept) = entry else { return nil }
-            let found = widths.map { width in kept.last { $0.width == width } }
-            return found.contains { $0 == nil } ? nil : found
-        } ?? Array(repeating: nil, count: widths.count)
+            // The widths asked as they were measured (a feed measured again): kept as it is.
+            if kept.count == widths.count, zip(kept, widths).allSatisfy({ $0.width == $1 }) { return kept }
+            var found: [CellMeasurement] = []
+            found.reserveCapacity(widths.count)
+            for width in widths {
+                guard let measurement = kept.last(where: { $0.width == width }) else { return nil }
+                found.append(measurement)
+            }
+            return found
+        }
     }
 
     /// Adds a post's measurements to those kept of it at other widths.
     func insert(_ measurements: [CellMeasurement], for key: Key) {
         cache.merge(for: key) { entry in
-            var kept: [CellMeasurement] = []
-            if case .measurements(let old) = entry {
-                kept = old.filter { old in !measurements.contains { $0.width == old.width } }
+            guard case .measurements(let old) = entry else {
+                return (.measurements(measurements), measurements.reduce(0) { $0 + $1.estimatedBytes })
             }
-            kept += measurements
+            var kept = old.filter { old in !measurements.contains { $0.width == old.width } } + measurements
             if kept.count > Self.widthsPerPost { kept.removeFirst(kept.count - Self.widthsPerPost) }
             return (.measurements(kept), kept.reduce(0) { $0 + $1.estimatedBytes })
         }

@@ -33,10 +33,10 @@ enum TextMeasurer {
         let natural = options.lineHeightMode == .natural
         // Truncation changes the last line's start (start truncation) or, with natural
         // heights, its metrics (the token's fonts): then the line's pieces are kept.
-        let measurer = LineMeasurer(maxLines: options.lineLimit, naturalFonts: natural ? fonts : nil,
-                                    keepsLastLine: options.maxLines > 0 && (natural || options.truncation != .end),
-                                    stack: LineStack(options: options, primary: fonts.primaryMetrics(for: text)))
-        var breaker = LineBreaker(maxWidth: options.breakWidth, receiver: measurer)
+        var breaker = LineBreaker(maxWidth: options.breakWidth, receiver: LineMeasurer(
+            maxLines: options.lineLimit, naturalFonts: natural ? fonts : nil,
+            keepsLastLine: options.maxLines > 0 && (natural || options.truncation != .end),
+            stack: LineStack(options: options, primary: fonts.primaryMetrics(for: text))))
         let truncated = TextLines.breakLines(&breaker, paragraphCount: paragraphCount, options: options) { index, breaker in
             feed(index, &breaker)
             breaker.endParagraph()

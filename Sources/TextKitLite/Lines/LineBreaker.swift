@@ -76,7 +76,7 @@ struct LineBreaker<Receiver: LineReceiver> {
     private var gathered: [ShapedPiece] = []
 
     /// - Parameter maxWidth: the widest a line may be, in points (infinity: no limit).
-    init(maxWidth: Double, receiver: Receiver) {
+    init(maxWidth: Double, receiver: consuming Receiver) {
         limit = maxWidth + LineCuts.epsilon
         self.receiver = receiver
     }
