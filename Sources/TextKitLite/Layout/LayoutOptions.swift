@@ -114,18 +114,6 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
     }
 }
 
-extension LayoutOptions {
-    /// The height of a line box: from the line's tallest metrics (`natural`), the primary
-    /// font's at the text's base size (`primary`, uniform), or fixed.
-    func lineBoxHeight(natural: FontMetrics, primary: FontMetrics) -> Double {
-        switch lineHeightMode {
-        case .natural: (natural.ascent + natural.descent + natural.lineGap) * lineHeightMultiple
-        case .uniform: primary.lineHeight * lineHeightMultiple
-        case .fixed(let fixed): fixed
-        }
-    }
-}
-
 extension FontFallbackChain {
     /// The primary font's metrics at a text's base size (its first run's, else its base
     /// style's): uniform and fixed line heights are centred on them.

@@ -169,28 +169,41 @@ struct LineMetrics {
 /// Stacks line boxes from the top inset down: each box as tall as the options' line height
 /// mode makes it, the line spacing between boxes.
 struct LineStack {
-    private let options: LayoutOptions
+    // What of the options stacking reads (not the options: a copy would retain their
+    // truncation token).
+    private let lineHeightMode: LineHeightMode
+    private let lineHeightMultiple: Double
+    private let lineSpacing: Double
+    private let insets: EdgeInsets
     /// The primary font's metrics at the text's base size (uniform line heights).
     let primary: FontMetrics
     private var y: Double
     private var isEmpty = true
 
     init(options: LayoutOptions, primary: FontMetrics) {
-        self.options = options
+        lineHeightMode = options.lineHeightMode
+        lineHeightMultiple = options.lineHeightMultiple
+        lineSpacing = options.lineSpacing
+        insets = options.insets
         self.primary = primary
         y = options.insets.top
     }
 
-    /// The next line's box: its top and height.
+    /// The next line's box: its top and height, from the line's tallest metrics
+    /// (`natural`), the primary font's at the text's base size (uniform), or fixed.
     mutating func add(natural: FontMetrics) -> (top: Double, height: Double) {
-        if !isEmpty { y += options.lineSpacing }
+        if !isEmpty { y += lineSpacing }
         isEmpty = false
         let top = y
-        let height = options.lineBoxHeight(natural: natural, primary: primary)
+        let height = switch lineHeightMode {
+        case .natural: (natural.ascent + natural.descent + natural.lineGap) * lineHeightMultiple
+        case .uniform: primary.lineHeight * lineHeightMultiple
+        case .fixed(let fixed): fixed
+        }
         y += height
         return (top, height)
     }
 
     /// Height of the whole box: the lines and the insets.
-    var height: Double { max(options.insets.vertical, y + options.insets.bottom) }
+    var height: Double { max(insets.vertical, y + insets.bottom) }
 }
