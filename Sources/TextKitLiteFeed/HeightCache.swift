@@ -124,10 +124,10 @@ public final class HeightCache: Sendable {
     /// Adds a post's measurements to those kept of it at other widths.
     func insert(_ measurements: [CellMeasurement], for key: Key) {
         cache.merge(for: key) { entry in
-            guard case .measurements(let old) = entry else {
-                return (.measurements(measurements), measurements.reduce(0) { $0 + $1.estimatedBytes })
+            var kept = measurements
+            if case .measurements(let old) = entry {
+                kept = old.filter { old in !measurements.contains { $0.width == old.width } } + measurements
             }
-            var kept = old.filter { old in !measurements.contains { $0.width == old.width } } + measurements
             if kept.count > Self.widthsPerPost { kept.removeFirst(kept.count - Self.widthsPerPost) }
             return (.measurements(kept), kept.reduce(0) { $0 + $1.estimatedBytes })
         }

@@ -276,5 +276,13 @@ import Testing
         let counted = precomputer.measurementCount
         _ = try precomputer.measure(post, width: 320)
         #expect(precomputer.measurementCount == counted + 1)
+        // A new post asked at more widths at once than an entry keeps: the newest are kept.
+        let other = Array(SampleFeed.posts(count: 3, seed: 5))[1]
+        let many = (0...HeightCache.widthsPerPost).map { 500 + Double($0) }
+        _ = try precomputer.measure(other, widths: many)
+        _ = try precomputer.measure(other, widths: Array(many.dropFirst()))
+        #expect(precomputer.measurementCount == counted + 1 + many.count)
+        _ = try precomputer.measure(other, width: many[0])
+        #expect(precomputer.measurementCount == counted + 2 + many.count)
     }
 }

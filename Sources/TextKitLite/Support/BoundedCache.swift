@@ -87,28 +87,24 @@ struct ClockMap<Key: Hashable, Value> {
     /// The value for `key` whose `hashValue` is `hash`.
     @inlinable
     mutating func value(for key: Key, hash: Int, record: Bool = true) -> Value? {
+        value(for: key, hash: hash, record: record) { $0 }
+    }
+
+    /// What `extract` finds in the value for `key` (marked as used when there is one);
+    /// when `record`, counted as a hit when it finds something and as a miss otherwise.
+    @inlinable
+    mutating func value<Part>(for key: Key, hash: Int, record: Bool = true, _ extract: (Value) -> Part?) -> Part? {
         guard let slot = find(key, hash: hash).slot else {
             if record { statistics.misses += 1 }
             return nil
         }
-        if record { statistics.hits += 1 }
         // Written only when clear: a hot entry's node is not dirtied by every hit (two
         // workers drawing the same glyphs would trade its cache line back and forth).
         if !nodes[Int(slot)].referenced { nodes[Int(slot)].referenced = true }
-        return nodes[Int(slot)].value
-    }
-
-    /// What `extract` finds in the value for `key` (marked as used when there is one),
-    /// counted as a hit when it finds something and as a miss otherwise.
-    @inlinable
-    mutating func value<Part>(for key: Key, hash: Int, _ extract: (Value) -> Part?) -> Part? {
-        guard let slot = find(key, hash: hash).slot else {
-            statistics.misses += 1
-            return nil
-        }
-        if !nodes[Int(slot)].referenced { nodes[Int(slot)].referenced = true }
         let part = extract(nodes[Int(slot)].value)
-        if part == nil { statistics.misses += 1 } else { statistics.hits += 1 }
+        if record {
+            if part == nil { statistics.misses += 1 } else { statistics.hits += 1 }
+        }
         return part
     }
 
