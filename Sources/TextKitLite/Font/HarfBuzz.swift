@@ -217,11 +217,11 @@ final class HarfBuzzShaper {
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
               let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return ShapedGlyphs() }
         let n = Int(count)
-        var glyphs = [UInt32](repeating: 0, count: n)
-        var advances = [Int32](repeating: 0, count: n)
-        var xOffsets = [Int32](repeating: 0, count: n)
-        var yOffsets = [Int32](repeating: 0, count: n)
-        var clusters = [Int32](repeating: 0, count: n)
+        var glyphs = [UInt32](filled: 0, count: n)
+        var advances = [Int32](filled: 0, count: n)
+        var xOffsets = [Int32](filled: 0, count: n)
+        var yOffsets = [Int32](filled: 0, count: n)
+        var clusters = [Int32](filled: 0, count: n)
         for i in 0..<n {
             glyphs[i] = infos[i].codepoint
             clusters[i] = Int32(infos[i].cluster)

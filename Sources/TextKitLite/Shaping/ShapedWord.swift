@@ -66,7 +66,7 @@ final class ShapedWord: Sendable {
         }
         trailingSpaceStart = spaceStart
         innerSpaceRuns = runs
-        var sums = [Int64](repeating: 0, count: advances.count + 1)
+        var sums = [Int64](filled: 0, count: advances.count + 1)
         for (i, advance) in advances.enumerated() { sums[i + 1] = sums[i] + Int64(advance) }
         prefixAdvances = sums
         let clusters = shaped.clusters

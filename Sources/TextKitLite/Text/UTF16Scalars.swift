@@ -71,11 +71,8 @@ extension String {
         return string.withUTF8 { bytes in
             let high: UInt64 = 0x8080_8080_8080_8080
             let count = Self.utf16Count(bytes).units
-            // Not through `unsafeUninitializedCapacity` when empty: that stores the count into
-            // the shared empty-array storage, a write ThreadSanitizer reports as a race when
-            // two threads do it.
-            guard count > 0 else { return [] }
-            return [UInt16](unsafeUninitializedCapacity: count) { units, initialized in
+            var result = [UInt16](filled: 0, count: count)
+            result.withUnsafeMutableBufferPointer { units in
                 var i = 0, j = 0
                 while i < bytes.count {  // a String's UTF-8 is valid: no checks needed
                     if i &+ 8 <= bytes.count, UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self) & high == 0 {
@@ -104,8 +101,8 @@ extension String {
                     }
                     j &+= 1
                 }
-                initialized = j
             }
+            return result
         }
     }
 

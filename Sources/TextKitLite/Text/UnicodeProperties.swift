@@ -38,7 +38,7 @@ enum UnicodeProperties {
         _ text: UnsafeBufferPointer<UInt16>, _ find: (UnsafeMutablePointer<Int32>?, Int32) -> Int32
     ) -> [Int32] {
         guard !text.isEmpty else { return [] }
-        var offsets = [Int32](repeating: 0, count: text.count)
+        var offsets = [Int32](filled: 0, count: text.count)
         let count = offsets.withUnsafeMutableBufferPointer { find($0.baseAddress, Int32(text.count)) }
         guard count > 0 else { return [Int32(text.count)] }
         offsets.removeSubrange(Int(count)...)
@@ -155,7 +155,7 @@ enum UnicodeProperties {
     /// - Parameter paragraphLevel: 0 (LTR), 1 (RTL), or nil for rules P2–P3 (first strong
     ///   character, LTR when there is none).
     static func bidiLevels(_ text: UnsafeBufferPointer<UInt16>, paragraphLevel: UInt8?) -> (levels: [UInt8], paragraphLevel: UInt8) {
-        var levels = [UInt8](repeating: paragraphLevel ?? 0, count: text.count)
+        var levels = [UInt8](filled: paragraphLevel ?? 0, count: text.count)
         let requested: Int32 = paragraphLevel.map { Int32($0 & 1) } ?? -1
         let resolved = tkl_bidi_levels(text.baseAddress, Int32(text.count), requested, &levels)
         return (levels, resolved < 0 ? (paragraphLevel ?? 0) : UInt8(resolved))
@@ -221,7 +221,7 @@ enum UnicodeProperties {
     /// element v is the logical index displayed at visual position v.
     static func visualOrder(levels: [UInt8]) -> [Int] {
         guard levels.count > 1 else { return Array(0..<levels.count) }
-        var map = [Int32](repeating: 0, count: levels.count)
+        var map = [Int32](filled: 0, count: levels.count)
         _ = tkl_reorder_visual(levels, Int32(levels.count), &map)
         return map.map(Int.init)
     }
