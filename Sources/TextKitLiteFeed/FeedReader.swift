@@ -171,7 +171,7 @@ public struct FeedLineSplitter: Sendable {
     /// The next line, blank or not, unparsed; nil as for `next()`.
     public mutating func nextLine() -> FeedLine? {
         while true {
-            if let newline = buffer[max(start, scanned)...].firstIndex(of: 0x0A) {
+            if let newline = firstNewline(from: max(start, scanned)) {
                 line += 1
                 let bytes = buffer[start..<newline]
                 start = newline + 1
@@ -204,4 +204,12 @@ public struct FeedLineSplitter: Sendable {
         }
     }
 
+    /// Index of the first newline in `buffer[from...]` (memchr: a line is mostly searched).
+    private func firstNewline(from: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            guard from < bytes.count, let base = bytes.baseAddress,
+                  let found = memchr(base + from, 0x0A, bytes.count - from) else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+    }
 }
