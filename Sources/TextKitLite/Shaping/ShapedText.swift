@@ -1,31 +1,54 @@
 /// An attributed text itemized and shaped, not yet broken into lines. Lay it out at any
 /// width, any number of times, without shaping again ("shape once, break many").
 public struct ShapedText: Sendable {
-    public private(set) var text: AttributedText
+    /// The text that was shaped (with the ink, decorations and highlights it is drawn with).
+    public var text: AttributedText { storage.text }
     /// The paragraph direction it was shaped with.
-    public let direction: ParagraphDirection
-    let fonts: FontFallbackChain
-    private(set) var styles: [TextStyle]
-    let preferredFonts: [Font?]
-    let paragraphs: [ShapedParagraph]
+    public var direction: ParagraphDirection { storage.direction }
+    var fonts: FontFallbackChain { storage.fonts }
+    var styles: [TextStyle] { storage.styles }
+    var preferredFonts: [Font?] { storage.preferredFonts }
+    var paragraphs: [ShapedParagraph] { storage.paragraphs }
+
+    /// Everything in one immutable object: a shaped text is copied into cell specs, caches
+    /// and every width it is broken at, and each copy then costs one retain, not one per
+    /// field.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let text: AttributedText
+        let direction: ParagraphDirection
+        let fonts: FontFallbackChain
+        let styles: [TextStyle]
+        let preferredFonts: [Font?]
+        let paragraphs: [ShapedParagraph]
+
+        init(text: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain, preferredFonts: [Font?],
+             paragraphs: [ShapedParagraph]) {
+            self.text = text
+            self.direction = direction
+            self.fonts = fonts
+            styles = text.runs.map(\.style)
+            self.preferredFonts = preferredFonts
+            self.paragraphs = paragraphs
+        }
+    }
 
     init(text: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain, cache: ShapeCache) {
-        self.text = text
-        self.direction = direction
-        self.fonts = fonts
         let itemizer = Itemizer(text: text, direction: direction, fonts: fonts, cache: cache)
-        styles = text.runs.map(\.style)
-        preferredFonts = itemizer.preferredFonts
-        paragraphs = Paragraphs.split(text.utf16).map { itemizer.shape($0) }
+        storage = Storage(text: text, direction: direction, fonts: fonts, preferredFonts: itemizer.preferredFonts,
+                          paragraphs: Paragraphs.split(text.utf16).map { itemizer.shape($0) })
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
     }
 
     /// The same shaping with the ink, decorations and highlights of `text`, a text whose units,
     /// run ranges, attachments and shaping attributes are this one's (what shaping depends on).
     func restyled(_ text: AttributedText) -> ShapedText {
-        var copy = self
-        copy.text = text
-        copy.styles = text.runs.map(\.style)
-        return copy
+        ShapedText(storage: Storage(text: text, direction: direction, fonts: fonts, preferredFonts: preferredFonts,
+                                    paragraphs: paragraphs))
     }
 
     /// Number of glyphs over all paragraphs (for statistics).
