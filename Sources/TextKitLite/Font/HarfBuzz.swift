@@ -8,13 +8,23 @@ internal import CHarfBuzz
 /// (`hb_face_make_immutable`, `hb_font_make_immutable`); HarfBuzz documents immutable
 /// faces and fonts as safe to share between threads that shape at once, and the font
 /// uses HarfBuzz's own OpenType functions (the default of `hb_font_create`), never
-/// FreeType. The bytes are kept alive by `data` until `deinit` destroys the objects.
+/// FreeType. The bytes are kept alive by `data` until `deinit` destroys the objects. The
+/// only mutable state, `inkCache`, is behind a lock.
 final class HarfBuzzFont: @unchecked Sendable {
     private let blob: OpaquePointer
     private let face: OpaquePointer
     fileprivate let font: OpaquePointer
     let data: FontData
     let unitsPerEm: Int32
+    /// Ink extents found before, by glyph (nil: no ink): HarfBuzz reads them from the
+    /// glyph's outline or bitmap on every call (it interprets a CFF glyph's charstring), and
+    /// a render asks for every glyph it draws. At most one entry per glyph of the face.
+    private let inkCache = Locked<[UInt32: InkExtents?]>([:])
+
+    /// A glyph's ink box in font units, y up.
+    struct InkExtents: Sendable {
+        var xMin: Int32, yMin: Int32, xMax: Int32, yMax: Int32
+    }
 
     /// The number of faces HarfBuzz finds in the bytes (0 for a non-font).
     static func faceCount(_ data: FontData) -> Int {
@@ -65,12 +75,17 @@ final class HarfBuzzFont: @unchecked Sendable {
 
     /// A glyph's ink box in font units, y up: the outline's bounds (or a color bitmap's box,
     /// as HarfBuzz reads it from CBDT), unhinted; nil for a glyph without ink (a space).
-    func inkExtents(_ glyph: UInt32) -> (xMin: Int32, yMin: Int32, xMax: Int32, yMax: Int32)? {
+    func inkExtents(_ glyph: UInt32) -> InkExtents? {
+        if let known = inkCache.withLock({ $0[glyph] }) { return known }
         var extents = hb_glyph_extents_t()
-        guard hb_font_get_glyph_extents(font, glyph, &extents) != 0, extents.width != 0, extents.height != 0 else { return nil }
-        let (x0, x1) = (extents.x_bearing, extents.x_bearing &+ extents.width)
-        let (y0, y1) = (extents.y_bearing &+ extents.height, extents.y_bearing)
-        return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+        var ink: InkExtents?
+        if hb_font_get_glyph_extents(font, glyph, &extents) != 0, extents.width != 0, extents.height != 0 {
+            let (x0, x1) = (extents.x_bearing, extents.x_bearing &+ extents.width)
+            let (y0, y1) = (extents.y_bearing &+ extents.height, extents.y_bearing)
+            ink = InkExtents(xMin: min(x0, x1), yMin: min(y0, y1), xMax: max(x0, x1), yMax: max(y0, y1))
+        }
+        inkCache.withLock { $0[glyph] = ink }
+        return ink
     }
 
     /// Ascender, descender (positive, downward) and line gap, in font units.
