@@ -37,6 +37,49 @@ public enum OneScaleWorkloads {
         return checksum
     }
 
+    /// The posts' texts alone, as the Pango + cairo peer is given them: plain text in the
+    /// cell's body style (no highlights, no emoticon images).
+    public static func bodies(_ posts: [FeedPost]) -> [AttributedText] {
+        posts.map { AttributedText($0.text, style: TextStyle(size: FeedCellStyle().bodySize)) }
+    }
+
+    /// The body's options in a cell, as the peer sets its layout: the cell's width less its
+    /// padding, its line limit (ending with "…") and its line spacing.
+    public static let bodyOptions: LayoutOptions = {
+        let style = FeedCellStyle()
+        return LayoutOptions(width: Feed.width - style.padding.left - style.padding.right, maxLines: style.bodyMaxLines, lineSpacing: style.lineSpacing)
+    }()
+
+    /// Measuring the texts alone (`TextEngine.measure`): the peer of Pango's layout.
+    ///
+    /// - Returns: a checksum of the heights.
+    public static func measureBodies(_ bodies: [AttributedText], engine: TextEngine) -> Int {
+        var checksum = 0
+        for body in bodies {
+            do { checksum &+= Int(try engine.measure(body, options: bodyOptions).height) } catch { fatalError("body: \(error)") }
+        }
+        return checksum
+    }
+
+    /// Laying the texts out and drawing each into a new bitmap at 1× (`TextEngine.layout`,
+    /// `TextRenderer.render`): the peer of Pango + cairo's layout and A8 drawing.
+    ///
+    /// - Returns: a checksum of the bitmaps.
+    public static func layoutAndDrawBodies(_ bodies: [AttributedText], engine: TextEngine, renderer: TextRenderer) -> Int {
+        let options = RenderOptions(scale: scale)
+        var checksum = 0
+        for body in bodies {
+            do {
+                let layout = try engine.layout(body, options: bodyOptions)
+                guard let bitmap = try renderer.render(layout, options: options).bitmap else { fatalError("cancelled") }
+                checksum &+= bitmap.height &+ (bitmap.pixels.isEmpty ? 0 : Int(bitmap.pixels[bitmap.pixels.count / 2]))
+            } catch {
+                fatalError("body: \(error)")
+            }
+        }
+        return checksum
+    }
+
     /// Drawing alone: `renderer` draws precomputed 1× cells.
     public static func draw(_ cells: [CellLayout], renderer: CellRenderer) -> Int {
         let options = RenderOptions(scale: scale)

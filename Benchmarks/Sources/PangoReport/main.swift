@@ -66,6 +66,8 @@ let engine = LayoutWorkloads.warmEngine(posts)
 let cells = OneScaleWorkloads.cells(posts, engine: engine)
 let renderer = CellRenderer(textRenderer: TextRenderer(glyphCache: GlyphCache()))
 _ = OneScaleWorkloads.draw(cells, renderer: renderer)
+let plainBodies = OneScaleWorkloads.bodies(posts)
+_ = OneScaleWorkloads.layoutAndDrawBodies(plainBodies, engine: engine, renderer: renderer.textRenderer)
 _ = pangoDraw(cellPeer)
 _ = pangoLayout(allLinesPeer)
 
@@ -81,6 +83,8 @@ let workloads: [(name: String, run: () -> Int)] = [
     ("draw1x", { OneScaleWorkloads.draw(cells, renderer: renderer) }),
     ("measureCold", { Int(LayoutWorkloads.measureCold(posts)) }),
     ("pangoLayoutAllLines", { pangoLayout(allLinesPeer) }),
+    ("measureBody", { OneScaleWorkloads.measureBodies(plainBodies, engine: engine) }),
+    ("layoutDrawBody1x", { OneScaleWorkloads.layoutAndDrawBodies(plainBodies, engine: engine, renderer: renderer.textRenderer) }),
 ]
 
 // `--profile NAME [--passes N]`: N passes (default 20) of one workload, for perf or callgrind
@@ -194,16 +198,20 @@ let figures = [
     row("Pango layout of the body (6 lines, ellipsized), µs", "pangoLayout"),
     row("Pango layout of the body, every line, µs", "pangoLayoutAllLines"),
     row("Pango + cairo: layout and A8 drawing of the body, µs", "pangoCairoDraw"),
-    row("TextKitLite measure (`FeedPrecomputer.measure`, words cached), µs", "measureWarmWords"),
+    row("TextKitLite measure of the body alone (`TextEngine.measure`, words cached), µs", "measureBody"),
+    row("TextKitLite measure of the cell (`FeedPrecomputer.measure`, words cached), µs", "measureWarmWords"),
     row("TextKitLite measure, new engine (cold word cache), µs", "measureCold"),
+    row("TextKitLite layout + drawing of the body alone at 1×, µs", "layoutDrawBody1x"),
     row("TextKitLite cell layout + drawing at 1×, µs", "layoutDraw1x"),
     row("TextKitLite drawing alone (precomputed cells, 1×), µs", "draw1x"),
     row("whole `textrender feed --scale 1 --jobs 1` process (files on tmpfs), µs", "process"),
 ] + (baseline == nil ? [] : [row("the same, the `--baseline` build, µs", "baselineProcess")])
 let goals = [
-    ratio("Pango + cairo / TextKitLite layout + drawing", peer: "pangoCairoDraw", ours: "layoutDraw1x", goal: 3),
+    ratio("Pango + cairo / TextKitLite layout + drawing, the body", peer: "pangoCairoDraw", ours: "layoutDrawBody1x", goal: 3),
+    ratio("Pango + cairo / TextKitLite layout + drawing, the whole cell", peer: "pangoCairoDraw", ours: "layoutDraw1x", goal: 3),
     ratio("Pango + cairo / whole textrender feed process", peer: "pangoCairoDraw", ours: "process", goal: 3),
-    ratio("Pango layout / TextKitLite measure", peer: "pangoLayout", ours: "measureWarmWords", goal: 10),
+    ratio("Pango layout / TextKitLite measure, the body", peer: "pangoLayout", ours: "measureBody", goal: 10),
+    ratio("Pango layout / TextKitLite measure, the whole cell", peer: "pangoLayout", ours: "measureWarmWords", goal: 10),
     ratio("Pango layout / TextKitLite measure, cold word cache", peer: "pangoLayout", ours: "measureCold", goal: 10),
 ] + (baseline == nil ? [] : [ratio("`--baseline` / this textrender process (speedup)", peer: "baselineProcess", ours: "process", goal: 1)])
 
