@@ -71,6 +71,7 @@ extension String {
         return string.withUTF8 { bytes in
             let high: UInt64 = 0x8080_8080_8080_8080
             let count = Self.utf16Count(bytes).units
+            guard count > 0 else { return [] }  // the shared empty storage is never made mutable
             var result = [UInt16](filled: 0, count: count)
             result.withUnsafeMutableBufferPointer { units in
                 var i = 0, j = 0
