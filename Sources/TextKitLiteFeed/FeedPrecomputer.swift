@@ -260,12 +260,16 @@ private final class ShapedPostTexts: SpecTextMeasuring {
         guard let field = FeedCellSpec.Field(id: id) else { return try engine.measure(text, options: options) }
         guard field == .body || field == .quote else { return precomputer.measure(field, of: post, options: options) }
         return precomputer.measure(field, of: post, options: options) {
-            let slot = field == .body ? \ShapedPostTexts.body : \ShapedPostTexts.quote
-            if let text = self[keyPath: slot] { return text }
-            let text = self.precomputer.shapedUncached(field, field.string(of: self.post), language: self.post.language)
-            self[keyPath: slot] = text
-            return text
+            field == .body ? self.shaped(field, keptIn: &self.body) : self.shaped(field, keptIn: &self.quote)
         }
+    }
+
+    /// The field's shaped text: the one kept in `slot`, else shaped now and kept there.
+    private func shaped(_ field: FeedCellSpec.Field, keptIn slot: inout ShapedText?) -> ShapedText {
+        if let slot { return slot }
+        let text = precomputer.shapedUncached(field, field.string(of: post), language: post.language)
+        slot = text
+        return text
     }
 }
 
