@@ -20,8 +20,9 @@ public final class FeedPrecomputer: Sendable {
     public let style: FeedCellStyle
     public let heightCache: HeightCache
     private let shapedCache: BoundedCache<FieldKey, ShapedText>
-    /// Measurements of the texts that recur across posts (authors, quoted posts, the footer).
-    private let measuredCache: BoundedCache<FieldKey, TextMeasurement>
+    /// Measurements of the texts that recur across posts (authors, quoted posts, the footer),
+    /// at the key's widths, in order.
+    private let measuredCache: BoundedCache<FieldKey, [TextMeasurement]>
     private let layouts = Atomic<Int>(0)
     private let measurements = Atomic<Int>(0)
     /// `style`, hashed with the engine's fonts once, for every height-cache key.
@@ -36,7 +37,8 @@ public final class FeedPrecomputer: Sendable {
     /// A shaped text is a function of its string and its field's style (one per
     /// precomputer), so it is kept by those, not by post: a post laid out at a new width
     /// finds it again, and so does every other post with the same author, the same quoted
-    /// text or the same body. A measured text is kept by those and its width.
+    /// text or the same body. A measured text is kept by those and its widths (all the
+    /// widths a post is measured at: one lookup).
     ///
     /// Strings are compared and hashed by their UTF-8 bytes, not as `String`s: canonically
     /// equivalent strings ("é" and "e\u{301}") compare equal as `String`s but are not
@@ -47,25 +49,31 @@ public final class FeedPrecomputer: Sendable {
         let text: String
         /// The post's language (the footer has none).
         let language: String?
-        /// The width measured at; 0 for a shaped text (any width).
-        let width: Double
+        /// The widths measured at; `.one(0)` for a shaped text (any width).
+        let widths: Widths
         private let hash: Int
 
-        init(field: Field, text: String, language: String?, width: Double = 0) {
+        /// Widths in order: most often one, held without an array.
+        enum Widths: Hashable, Sendable {
+            case one(Double)
+            case many([Double])
+        }
+
+        init(field: Field, text: String, language: String?, widths: Widths = .one(0)) {
             self.field = field
             self.text = text
             self.language = field == .footer ? nil : language
-            self.width = width
+            self.widths = widths
             var hasher = Hasher()
             hasher.combine(field)
-            hasher.combine(width)
+            hasher.combine(widths)
             hasher.combine(self.language)
             text.hashUTF8(into: &hasher)
             hash = hasher.finalize()
         }
 
         static func == (a: FieldKey, b: FieldKey) -> Bool {
-            a.hash == b.hash && a.field == b.field && a.width == b.width && a.language == b.language && a.text.hasSameUTF8(as: b.text)
+            a.hash == b.hash && a.field == b.field && a.widths == b.widths && a.language == b.language && a.text.hasSameUTF8(as: b.text)
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
@@ -133,10 +141,9 @@ public final class FeedPrecomputer: Sendable {
 
     /// The cell's measurements at several widths, in their order, each equal to
     /// `measure(_:width:)` at that width to the bit. Each text block is itemized and shaped
-    /// once for all widths, then broken into lines at each (a service measuring for several
-    /// device widths, a client relaying out on rotation). A post's measurements at all its
-    /// widths are one height-cache entry: when all the widths are there, they cost one
-    /// lookup.
+    /// once for all widths, its pieces broken into lines at each as they come (a service
+    /// measuring for several device widths). A post's measurements at all its widths are
+    /// one height-cache entry: when all the widths are there, they cost one lookup.
     ///
     /// - Throws: `LayoutError` for an invalid width or style.
     public func measure(_ post: FeedPost, widths: [Double]) throws(LayoutError) -> [CellMeasurement] {
@@ -146,24 +153,19 @@ public final class FeedPrecomputer: Sendable {
         if let cached = heightCache.measurements(for: key, widths: widths) { return cached }
         if let styleError { throw styleError }
         let spec = cell.measuringSpec(FeedCellSpec.Shape(post))
-        let texts: any SpecTextMeasuring = widths.count > 1 ? ShapedPostTexts(precomputer: self, post: post)
-                                                            : PostTexts(precomputer: self, post: post)
-        var results: [CellMeasurement] = []
-        results.reserveCapacity(widths.count)
-        for width in widths {
-            let (size, measured) = try spec.measure(width: width, engine: engine, textMeasurer: texts)
-            results.append(CellMeasurement(postID: post.id, width: width, height: size.height, texts: measured))
+        let texts = PostTexts(precomputer: self, post: post)
+        let results: [CellMeasurement]
+        if widths.count == 1 {
+            let (size, measured) = try spec.measure(width: widths[0], engine: engine, textMeasurer: texts)
+            results = [CellMeasurement(postID: post.id, width: widths[0], height: size.height, texts: measured)]
+        } else {
+            results = try zip(widths, spec.measure(widths: widths, engine: engine, textMeasurer: texts)).map { width, measured in
+                CellMeasurement(postID: post.id, width: width, height: measured.size.height, texts: measured.texts)
+            }
         }
         measurements.add(results.count, ordering: .relaxed)
         heightCache.insert(results, for: key)
         return results
-    }
-
-    /// A field's string styled as its cell shows it, and shaped (not through the shaped-text
-    /// cache: `shaped(_:_:language:)` caches, a measuring run at several widths does not).
-    fileprivate func shapedUncached(_ field: Field, _ string: String, language: String?) -> ShapedText {
-        // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
-        (try? engine.shape(cell.attributedText(field, string, language: language))) ?? (try! engine.shape(""))
     }
 
     /// Checks a width and a scale a cell is asked at.
@@ -216,60 +218,44 @@ public final class FeedPrecomputer: Sendable {
         let key = FieldKey(field: field, text: string, language: language)
         // The footer is the same for every post: not counted.
         if let cached = shapedCache.value(for: key, record: field != .footer) { return cached }
-        let shaped = shapedUncached(field, string, language: language)
+        // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
+        let shaped = (try? engine.shape(cell.attributedText(field, string, language: language))) ?? (try! engine.shape(""))
         shapedCache.insert(shaped, for: key, cost: 512 + shaped.glyphCount * 24)
         return shaped
     }
 
     /// A field of a post measured with the options its spec gives it: a body as it comes
     /// (each post has its own), the texts that recur across posts (author, quote, footer)
-    /// through the measured-text cache, made into attributed texts only on a miss. With
-    /// `shaped`, the text is measured by breaking that shaped text instead of being itemized.
-    fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions,
-                             shaped: (() -> ShapedText)? = nil) -> TextMeasurement {
+    /// through the measured-text cache, made into attributed texts only on a miss.
+    fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions) -> TextMeasurement {
         let string = field.string(of: post)
         // The style was checked at init (`styleError`), the width by `cacheKey`.
-        func measured() -> TextMeasurement {
-            if let shaped { return engine.measureValid(shaped(), options: options) }
-            return engine.measureValid(cell.attributedText(field, string, language: post.language), options: options)
-        }
-        guard field != .body else { return measured() }
-        let key = FieldKey(field: field, text: string, language: post.language, width: options.width)
-        if let cached = measuredCache.value(for: key, record: field != .footer) { return cached }
-        let measurement = measured()
-        measuredCache.insert(measurement, for: key, cost: 96 + string.utf8.count + measurement.lineStarts.count * 8)
+        guard field != .body else { return engine.measureValid(cell.attributedText(field, string, language: post.language), options: options) }
+        let key = FieldKey(field: field, text: string, language: post.language, widths: .one(options.width))
+        if let cached = measuredCache.value(for: key, record: field != .footer) { return cached[0] }
+        let measurement = engine.measureValid(cell.attributedText(field, string, language: post.language), options: options)
+        cache([measurement], for: key)
         return measurement
     }
-}
 
-/// The texts of one post measured at several widths, as at one width (the measured-text
-/// cache for the texts that recur), except that the body and the quote, when measured, are
-/// itemized and shaped once and broken again at every width the cell's spec gives them.
-private final class ShapedPostTexts: SpecTextMeasuring {
-    let precomputer: FeedPrecomputer
-    let post: FeedPost
-    private var body: ShapedText?
-    private var quote: ShapedText?
-
-    init(precomputer: FeedPrecomputer, post: FeedPost) {
-        self.precomputer = precomputer
-        self.post = post
-    }
-
-    func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
-        guard let field = FeedCellSpec.Field(id: id) else { return try engine.measure(text, options: options) }
-        guard field == .body || field == .quote else { return precomputer.measure(field, of: post, options: options) }
-        return precomputer.measure(field, of: post, options: options) {
-            field == .body ? self.shaped(field, keptIn: &self.body) : self.shaped(field, keptIn: &self.quote)
+    /// `measure(_:of:options:)` at several widths (`options` at each), in their order, the
+    /// text itemized once.
+    fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions, widths: [Double]) -> [TextMeasurement] {
+        let string = field.string(of: post)
+        func measured() -> [TextMeasurement] {
+            engine.measureValid(cell.attributedText(field, string, language: post.language), options: options, widths: widths)
         }
+        guard field != .body else { return measured() }
+        let key = FieldKey(field: field, text: string, language: post.language, widths: .many(widths))
+        if let cached = measuredCache.value(for: key, record: field != .footer) { return cached }
+        let measurements = measured()
+        cache(measurements, for: key)
+        return measurements
     }
 
-    /// The field's shaped text: the one kept in `slot`, else shaped now and kept there.
-    private func shaped(_ field: FeedCellSpec.Field, keptIn slot: inout ShapedText?) -> ShapedText {
-        if let slot { return slot }
-        let text = precomputer.shapedUncached(field, field.string(of: post), language: post.language)
-        slot = text
-        return text
+    private func cache(_ measurements: [TextMeasurement], for key: FieldKey) {
+        let cost = measurements.reduce(64 + key.text.utf8.count) { $0 + 32 + $1.lineStarts.count * 8 }
+        measuredCache.insert(measurements, for: key, cost: cost)
     }
 }
 
@@ -281,5 +267,11 @@ private struct PostTexts: SpecTextMeasuring {
     func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
         guard let field = FeedCellSpec.Field(id: id) else { return try engine.measure(text, options: options) }
         return precomputer.measure(field, of: post, options: options)
+    }
+
+    func measure(id: String, text: AttributedText, options: LayoutOptions, widths: [Double],
+                 engine: TextEngine) throws(LayoutError) -> [TextMeasurement] {
+        guard let field = FeedCellSpec.Field(id: id) else { return try engine.measure(text, options: options, widths: widths) }
+        return precomputer.measure(field, of: post, options: options, widths: widths)
     }
 }

@@ -106,6 +106,33 @@ import Testing
         #expect(lookups < 20_000, "\(lookups) word lookups")
     }
 
+    /// Measuring a long text at several widths with a line limit itemizes a prefix once for
+    /// all of them, and the whole text only at the widths the prefix does not settle; each
+    /// result equals measuring at that width alone.
+    @Test(.timeLimit(.minutes(1)))
+    func longTextMeasuredAtSeveralWidthsIsBoundedAndExact() throws {
+        let sentence = "The quick brown fox jumps over the lazy dog, 敏捷的棕色狐狸 🎉.\n"
+        let long = String(repeating: sentence, count: 2_000_000 / sentence.utf8.count)
+        // Clusters of many units: a prefix of so many units holds few lines at a wide width.
+        let marks = String(repeating: "x" + String(repeating: "\u{301}", count: 30) + " ", count: 2_000)
+        let widths: [Double] = [40, 320, 2000]
+        for string in [long, marks] {
+            let engine = TextEngine(fonts: Fixtures.engine.fonts)
+            let text = AttributedText(string, style: TextStyle(size: 16))
+            let options = LayoutOptions(maxLines: 3)
+            let all = try engine.measure(text, options: options, widths: widths)
+            if string == long {
+                let lookups = engine.shapeCache.statistics.hits + engine.shapeCache.statistics.misses
+                #expect(lookups < 5_000, "\(lookups) word lookups")
+            }
+            for (index, width) in widths.enumerated() {
+                let alone = try engine.measure(text, options: options.at(width: width))
+                #expect(all[index] == alone, "width \(width)")
+            }
+            #expect(all.allSatisfy { $0.isTruncated })
+        }
+    }
+
     /// The largest line limit is a limit like any other: no overflow where one more line
     /// than shown is looked for.
     @Test func largestLineLimitLaysOutAndMeasures() throws {

@@ -98,6 +98,16 @@ public enum Invariants {
         do {
             let measured = try engine.measure(text, options: options)
             require(measured == TextMeasurement(layout), "measurement \(measured) differs from the layout's \(TextMeasurement(layout))")
+            // At several widths at once (one stream of pieces, a breaker per width): each
+            // as measured alone.
+            let widths = [options.width, options.width + 37.5, options.width.isFinite ? options.width * 3 : 200]
+            let several = try engine.measure(text, options: options, widths: widths)
+            for (index, width) in widths.enumerated() {
+                var alone = options
+                alone.width = width
+                let single = index == 0 ? measured : try engine.measure(text, options: alone)
+                require(several[index] == single, "measured at widths \(widths), width \(width) gives \(several[index]), alone \(single)")
+            }
         } catch {
             fail("measuring failed: \(error)")
         }

@@ -163,6 +163,13 @@ enum LayoutFuzzer {
             let texts = cell.elements.compactMap { e in e.text.map { MeasuredText(id: e.id, measurement: TextMeasurement($0)) } }
             require(measured.height == cell.height && measured.texts == texts && measured.isTruncated == cell.isTruncated,
                     "cell measurement \(measured) differs from the cell layout's (height \(cell.height), texts \(texts))")
+            let widths = [cellWidth, min(2 * cellWidth, 1e6), 101]
+            let several = try FeedPrecomputer(engine: engine).measure(post, widths: widths)
+            require(several[0] == measured, "cell measured at widths \(widths) differs from alone at \(cellWidth): \(several[0]) vs \(measured)")
+            for (width, cell) in zip(widths, several).dropFirst() {
+                let alone = try FeedPrecomputer(engine: engine).measure(post, width: width)
+                require(cell == alone, "cell measured at widths \(widths) differs from alone at \(width): \(cell) vs \(alone)")
+            }
         } catch {
             fail("cell layout or measurement of a parsed post failed: \(error)")
         }

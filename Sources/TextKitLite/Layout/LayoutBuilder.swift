@@ -8,11 +8,11 @@ struct LayoutBuilder {
     func build() -> TextLayout {
         let paragraphs = shaped.paragraphs
         var breaker = LineBreaker(maxWidth: options.breakWidth, receiver: LineCollector(maxLines: options.lineLimit))
-        let truncated = TextLines.breakLines(&breaker, paragraphCount: paragraphs.count, options: options) { index, breaker in
+        TextLines.breakLines(&breaker, paragraphCount: paragraphs.count) { index, breaker in
             breaker.receiver.paragraph = index
             shaped.feed(paragraph: index, into: &breaker)
-            breaker.endParagraph()
         }
+        let truncated = breaker.leavesTextOut(paragraphCount: paragraphs.count, options: options)
         var lines = breaker.receiver.lines
         var styles = shaped.styles
         var tokenAttachments: [AttributedText.Attachment] = []

@@ -95,6 +95,9 @@ public struct MeasuredText: Sendable, Hashable, Codable {
 /// cache in front of it.
 package protocol SpecTextMeasuring {
     func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement
+    /// The block measured at several widths (`options` at each), in their order.
+    func measure(id: String, text: AttributedText, options: LayoutOptions, widths: [Double],
+                 engine: TextEngine) throws(LayoutError) -> [TextMeasurement]
 }
 
 /// What placing a spec makes, written once per kind of result: frames for every element
@@ -105,11 +108,12 @@ private protocol SpecPlacement {
     mutating func box(id: String, frame: Rect, fill: UInt8)
     /// Whether boxes are wanted at all (a grid's frames are computed only then).
     var placesBoxes: Bool { get }
-    /// A shaped text block laid out at `options`, at (x, y); returns its size.
-    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, x: Double, y: Double,
+    /// A shaped text block laid out at `options` made `width` wide (`LayoutOptions.at(width:)`,
+    /// copied only by a placement that lays it out), at (x, y); returns its size.
+    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, width: Double, x: Double, y: Double,
                        engine: TextEngine) throws(LayoutError) -> Size
-    /// An attributed text block at `options`, at (x, y); returns its size.
-    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, x: Double, y: Double,
+    /// An attributed text block at `options` made `width` wide, at (x, y); returns its size.
+    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, width: Double, x: Double, y: Double,
                        engine: TextEngine) throws(LayoutError) -> Size
     /// Marks where the elements placed next start (for a background behind them, or to
     /// align a stack's children across its axis).
@@ -134,14 +138,14 @@ private struct FrameSolver: SpecPlacement {
 
     var placesBoxes: Bool { true }
 
-    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, x: Double, y: Double,
+    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, width: Double, x: Double, y: Double,
                        engine: TextEngine) throws(LayoutError) -> Size {
-        add(id, try engine.layout(text, options: options), x: x, y: y)
+        add(id, try engine.layout(text, options: options.at(width: width)), x: x, y: y)
     }
 
-    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, x: Double, y: Double,
+    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, width: Double, x: Double, y: Double,
                        engine: TextEngine) throws(LayoutError) -> Size {
-        add(id, try engine.layout(text, options: options), x: x, y: y)
+        add(id, try engine.layout(text, options: options.at(width: width)), x: x, y: y)
     }
 
     private mutating func add(_ id: String, _ layout: TextLayout, x: Double, y: Double) -> Size {
@@ -167,32 +171,83 @@ private struct FrameSolver: SpecPlacement {
     }
 }
 
-/// Measuring: each text block's measurement, in order; no frames.
+/// Measuring: each text block's measurement, in order; no frames. The blocks are measured
+/// as they come, or their measurements replayed (`measure(widths:engine:textMeasurer:)`).
 private struct SpecMeasurer: SpecPlacement {
     /// Measures attributed text blocks (nil: `TextEngine.measure`).
     let textMeasurer: (any SpecTextMeasuring)?
+    /// The attributed text blocks' measurements when known before placing: the next
+    /// block's at `measured[next]`, each `stride` after the one before.
+    private let measured: [TextMeasurement]?
+    private var next: Int
+    private let stride: Int
     var texts: [MeasuredText] = []
+
+    init(textMeasurer: (any SpecTextMeasuring)?, measured: [TextMeasurement]? = nil, first: Int = 0, stride: Int = 1) {
+        self.textMeasurer = textMeasurer
+        self.measured = measured
+        next = first
+        self.stride = stride
+    }
 
     mutating func box(id: String, frame: Rect, fill: UInt8) {}
 
     var placesBoxes: Bool { false }
 
-    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, x: Double, y: Double,
+    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, width: Double, x: Double, y: Double,
                        engine: TextEngine) throws(LayoutError) -> Size {
-        let layout = try engine.layout(text, options: options)
+        let layout = try engine.layout(text, options: options.at(width: width))
         texts.append(MeasuredText(id: id, measurement: TextMeasurement(layout)))
         return layout.size
     }
 
-    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, x: Double, y: Double,
+    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, width: Double, x: Double, y: Double,
                        engine: TextEngine) throws(LayoutError) -> Size {
-        let measurement = if let textMeasurer {
-            try textMeasurer.measure(id: id, text: text, options: options, engine: engine)
+        let measurement: TextMeasurement
+        if let measured {
+            measurement = measured[next]
+            next += stride
+        } else if let textMeasurer {
+            measurement = try textMeasurer.measure(id: id, text: text, options: options.at(width: width), engine: engine)
         } else {
-            try engine.measure(text, options: options)
+            measurement = try engine.measure(text, options: options.at(width: width))
         }
         texts.append(MeasuredText(id: id, measurement: measurement))
-        return Size(width: options.width, height: measurement.height)
+        return Size(width: width, height: measurement.height)
+    }
+
+    var mark: Int { 0 }
+    mutating func reserveBackground(id: String, fill: UInt8) {}
+    mutating func setFrame(_ frame: Rect, at index: Int) {}
+    mutating func offset(_ range: Range<Int>, dx: Double, dy: Double) {}
+    mutating func mirror(_ range: Range<Int>, minX: Double, maxX: Double) {}
+}
+
+/// The attributed text blocks a spec asks for, and their widths at each width it is placed
+/// at, in order, none measured (every text block placed as zero high). A block's width
+/// depends on its ancestors' widths alone, never on a height, so these are the blocks and
+/// widths measuring asks for.
+private struct SpecTextBlocks: SpecPlacement {
+    /// The blocks, as the first placement asks for them.
+    var blocks: [(id: String, text: AttributedText, options: LayoutOptions)] = []
+    /// Each placement's block widths, one placement after another.
+    var widths: [Double] = []
+    /// The blocks are kept (the first placement).
+    var keepsBlocks = true
+
+    mutating func box(id: String, frame: Rect, fill: UInt8) {}
+    var placesBoxes: Bool { false }
+
+    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, width: Double, x: Double, y: Double,
+                       engine: TextEngine) throws(LayoutError) -> Size {
+        Size(width: width, height: 0)  // laid out when measured
+    }
+
+    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, width: Double, x: Double, y: Double,
+                       engine: TextEngine) throws(LayoutError) -> Size {
+        if keepsBlocks { blocks.append((id, text, options)) }
+        widths.append(width)
+        return Size(width: width, height: 0)
     }
 
     var mark: Int { 0 }
@@ -235,6 +290,37 @@ extension LayoutSpec {
         return (size, measurer.texts)
     }
 
+    /// `measure(width:engine:textMeasurer:)` at several widths, in their order: the text
+    /// blocks the spec asks for and their widths at each width are found first, then each
+    /// block is measured at all its widths at once (`SpecTextMeasuring.measure(id:text:options:widths:)`:
+    /// its text itemized once), then the spec is placed at each width with those measurements.
+    package func measure(widths: [Double], engine: TextEngine,
+                         textMeasurer: any SpecTextMeasuring) throws(LayoutError) -> [(size: Size, texts: [MeasuredText])] {
+        var blocks = SpecTextBlocks()
+        for width in widths {
+            _ = try place(x: 0, y: 0, width: width, engine: engine, into: &blocks)
+            blocks.keepsBlocks = false
+        }
+        let count = blocks.blocks.count
+        // Block b at width w: `measured[b * widths.count + w]`.
+        var measured: [TextMeasurement] = []
+        measured.reserveCapacity(count * widths.count)
+        for (index, block) in blocks.blocks.enumerated() {
+            let blockWidths = widths.indices.map { blocks.widths[$0 * count + index] }
+            measured += try textMeasurer.measure(id: block.id, text: block.text, options: block.options, widths: blockWidths,
+                                                 engine: engine)
+        }
+        var results: [(size: Size, texts: [MeasuredText])] = []
+        results.reserveCapacity(widths.count)
+        for (index, width) in widths.enumerated() {
+            var measurer = SpecMeasurer(textMeasurer: textMeasurer, measured: measured, first: index, stride: widths.count)
+            measurer.texts.reserveCapacity(4)  // a feed cell's text blocks: no regrowth
+            let size = try place(x: 0, y: 0, width: width, engine: engine, into: &measurer)
+            results.append((size, measurer.texts))
+        }
+        return results
+    }
+
     /// Number of elements `place` makes (wrapping: a capacity hint, never trapping).
     private var elementCount: Int {
         switch self {
@@ -269,12 +355,10 @@ extension LayoutSpec {
         case .box(let id, let size, let fill):
             placement.box(id: id, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill)
             return size
-        case .text(let id, let text, var options):
-            options.width = max(width, 1e-3)
-            return try placement.text(id: id, text, options: options, x: x, y: y, engine: engine)
-        case .attributedText(let id, let text, var options):
-            options.width = max(width, 1e-3)
-            return try placement.text(id: id, text, options: options, x: x, y: y, engine: engine)
+        case .text(let id, let text, let options):
+            return try placement.text(id: id, text, options: options, width: max(width, 1e-3), x: x, y: y, engine: engine)
+        case .attributedText(let id, let text, let options):
+            return try placement.text(id: id, text, options: options, width: max(width, 1e-3), x: x, y: y, engine: engine)
         case .inset(let insets, let child):
             let inner = try child.place(x: x + insets.left, y: y + insets.top, width: max(0, width - insets.horizontal),
                                         engine: engine, into: &placement)

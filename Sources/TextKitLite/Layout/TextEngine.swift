@@ -162,16 +162,32 @@ public final class TextEngine: Sendable {
     }
 
     /// Measures a text at several widths, each result equal to `measure(_:options:)` with
-    /// `options` at that width: the text is itemized and shaped once, then broken into lines
-    /// at each width (a service measuring for several device widths).
+    /// `options` at that width: the text is itemized and shaped once, its pieces broken into
+    /// lines at every width as they come (a service measuring for several device widths).
     ///
     /// - Throws: `LayoutError` naming the first invalid option (at any width) or style value.
     public func measure(_ text: AttributedText, options: LayoutOptions, widths: [Double]) throws(LayoutError) -> [TextMeasurement] {
         for width in widths { try validate(options.at(width: width)) }
         try validateStyles(of: text)
+        return measureValid(text, options: options, widths: widths)
+    }
+
+    /// `measure(_:options:widths:)` of a text whose options and styles are known to be valid.
+    package func measureValid(_ text: AttributedText, options: LayoutOptions, widths: [Double]) -> [TextMeasurement] {
         guard widths.count > 1 else { return widths.map { measureValid(text, options: options.at(width: $0)) } }
-        let shaped = ShapedText(text: text, direction: options.direction, fonts: fonts, cache: shapeCache)
-        return widths.map { measureValid(shaped, options: options.at(width: $0)) }
+        guard let widest = widths.max(), let prefix = Self.linePrefix(text, options: options.at(width: widest)) else {
+            return TextMeasurer.measure(text, options: options, widths: widths, engine: self)
+        }
+        // The prefix for the widest width holds one line more than shown at every width
+        // (`linePrefix`); the widths it leaves untruncated are measured on the whole text.
+        var results: [TextMeasurement?] = TextMeasurer.measure(prefix, options: options, widths: widths, engine: self)
+            .map { $0.isTruncated ? $0 : nil }
+        let rest = widths.indices.filter { results[$0] == nil }
+        if !rest.isEmpty {
+            let whole = TextMeasurer.measure(text, options: options, widths: rest.map { widths[$0] }, engine: self)
+            for (index, measurement) in zip(rest, whole) { results[index] = measurement }
+        }
+        return results.map { $0! }
     }
 
     /// `measure(_:options:)` of a shaped text with options known to be valid.

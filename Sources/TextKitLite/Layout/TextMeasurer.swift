@@ -8,39 +8,66 @@ enum TextMeasurer {
     static func measure(_ text: AttributedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
         let itemizer = Itemizer(text: text, direction: options.direction, fonts: engine.fonts, cache: engine.shapeCache)
         let paragraphs = Paragraphs.split(text.utf16)
-        return measure(text, paragraphCount: paragraphs.count, fonts: engine.fonts, options: options, engine: engine) { index, breaker in
+        var breaker = self.breaker(text, options: options, fonts: engine.fonts)
+        TextLines.breakLines(&breaker, paragraphCount: paragraphs.count) { index, breaker in
             let paragraph = paragraphs[index]
             // A line with no pieces is sized as in a layout (`Itemizer.emptyLineMetrics`).
             if options.lineHeightMode == .natural { breaker.receiver.emptyLineMetrics = itemizer.emptyLineMetrics(paragraph) }
             itemizer.stream(paragraph, into: &breaker)
+        }
+        return measurement(&breaker, text: text, paragraphCount: paragraphs.count, fonts: engine.fonts, options: options, engine: engine)
+    }
+
+    /// Measures a text at several widths (`options` at each) as it is itemized: one stream
+    /// of pieces goes to a breaker per width (`LineBreakerFan`), no shaped text is made, and
+    /// the text is itemized no further than the widest cut. Each result equals
+    /// `measure(_:options:engine:)` at its width.
+    static func measure(_ text: AttributedText, options: LayoutOptions, widths: [Double], engine: TextEngine) -> [TextMeasurement] {
+        let itemizer = Itemizer(text: text, direction: options.direction, fonts: engine.fonts, cache: engine.shapeCache)
+        let paragraphs = Paragraphs.split(text.utf16)
+        var fan = LineBreakerFan(widths.map { breaker(text, options: options.at(width: $0), fonts: engine.fonts) }, fonts: engine.fonts)
+        TextLines.breakLines(&fan, paragraphCount: paragraphs.count) { index, fan in
+            let paragraph = paragraphs[index]
+            if options.lineHeightMode == .natural {
+                let empty = itemizer.emptyLineMetrics(paragraph)
+                fan.forEachReceiver { $0.emptyLineMetrics = empty }
+            }
+            itemizer.stream(paragraph, into: &fan)
+        }
+        return fan.map { index, breaker in
+            measurement(&breaker, text: text, paragraphCount: paragraphs.count, fonts: engine.fonts,
+                        options: options.at(width: widths[index]), engine: engine)
         }
     }
 
     /// Measures a shaped text at the options' width: its pieces go through the breaker
     /// again, with no itemizing, shaping or ICU ("shape once, break many").
     static func measure(_ shaped: ShapedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
-        measure(shaped.text, paragraphCount: shaped.paragraphs.count, fonts: shaped.fonts, options: options, engine: engine) {
-            index, breaker in
+        var breaker = self.breaker(shaped.text, options: options, fonts: shaped.fonts)
+        let paragraphs = shaped.paragraphs.count
+        TextLines.breakLines(&breaker, paragraphCount: paragraphs) { index, breaker in
             breaker.receiver.emptyLineMetrics = shaped.paragraphs[index].emptyMetrics
             shaped.feed(paragraph: index, into: &breaker)
         }
+        return measurement(&breaker, text: shaped.text, paragraphCount: paragraphs, fonts: shaped.fonts, options: options, engine: engine)
     }
 
-    private static func measure(
-        _ text: AttributedText, paragraphCount: Int, fonts: FontFallbackChain, options: LayoutOptions, engine: TextEngine,
-        feed: (_ index: Int, _ breaker: inout LineBreaker<LineMeasurer>) -> Void
-    ) -> TextMeasurement {
+    /// A new breaker at the options' width whose receiver measures.
+    private static func breaker(_ text: AttributedText, options: LayoutOptions, fonts: FontFallbackChain) -> LineBreaker<LineMeasurer> {
         let natural = options.lineHeightMode == .natural
         // Truncation changes the last line's start (start truncation) or, with natural
         // heights, its metrics (the token's fonts): then the line's pieces are kept.
-        var breaker = LineBreaker(maxWidth: options.breakWidth, receiver: LineMeasurer(
+        return LineBreaker(maxWidth: options.breakWidth, receiver: LineMeasurer(
             maxLines: options.lineLimit, naturalFonts: natural ? fonts : nil,
             keepsLastLine: options.maxLines > 0 && (natural || options.truncation != .end),
             stack: LineStack(options: options, primary: fonts.primaryMetrics(for: text))))
-        let truncated = TextLines.breakLines(&breaker, paragraphCount: paragraphCount, options: options) { index, breaker in
-            feed(index, &breaker)
-            breaker.endParagraph()
-        }
+    }
+
+    /// The measurement of a text whose paragraphs went through `breaker`: its last line
+    /// truncated when text was left out.
+    private static func measurement(_ breaker: inout LineBreaker<LineMeasurer>, text: AttributedText, paragraphCount: Int,
+                                    fonts: FontFallbackChain, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
+        let truncated = breaker.leavesTextOut(paragraphCount: paragraphCount, options: options)
         if truncated, breaker.receiver.keepsLastLine, let last = breaker.receiver.lastLine {
             let line = BrokenLine(pieces: breaker.receiver.lastPieces, end: last, paragraph: 0)
             let (cut, _) = Truncation.truncate(line, text: text, level: breaker.level, graphemes: breaker.graphemes,

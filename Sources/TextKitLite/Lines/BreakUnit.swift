@@ -23,26 +23,32 @@ struct BreakUnit: Sendable {
 
     var pieces: Range<Int> { Int(first)..<Int(end) }
 
-    /// Sums up a unit's pieces.
+    /// Sums up a unit's pieces, `pieces[range]` (read in place: a slice of the array would
+    /// retain it).
     ///
-    /// - Precondition: `pieces` is not empty.
+    /// - Precondition: `range` is not empty.
     @inline(__always)
-    init(_ pieces: ArraySlice<ShapedPiece>) {
-        first = Int32(pieces.startIndex)
-        end = Int32(pieces.endIndex)
-        start = pieces[pieces.startIndex].start
+    init(_ pieces: [ShapedPiece], _ range: Range<Int>) {
+        first = Int32(range.lowerBound)
+        end = Int32(range.upperBound)
+        start = pieces[range.lowerBound].start
         var width = 0.0
-        for index in pieces.indices { width += pieces[index].width }  // by index: no piece is copied
+        for index in range { width += pieces[index].width }  // by index: no piece is copied
         self.width = width
-        hang = LineCuts.trailingHang(pieces)
+        hang = LineCuts.trailingHang(pieces, range)
     }
 
-    /// Sums up a unit's pieces and their metrics (`fonts`: the chain they were shaped with;
-    /// `lines`: the metrics of the units before, ended line by line).
+    /// Sums up a unit of all of `pieces`.
     @inline(__always)
-    init(_ pieces: ArraySlice<ShapedPiece>, metrics lines: inout LineMetrics, fonts: FontFallbackChain) {
-        self.init(pieces)
-        for index in pieces.indices { lines.include(pieces[index], in: fonts) }
-        metrics = lines.endLine(empty: .none)
+    init(_ pieces: [ShapedPiece]) {
+        self.init(pieces, pieces.indices)
+    }
+
+    /// Sums up a unit's pieces, `pieces[range]`, whose metrics are `metrics` (the pieces'
+    /// `LineMetrics`, included as they came).
+    @inline(__always)
+    init(_ pieces: [ShapedPiece], _ range: Range<Int>, metrics: FontMetrics) {
+        self.init(pieces, range)
+        self.metrics = metrics
     }
 }

@@ -60,6 +60,8 @@ struct LineBreaker<Receiver: LineReceiver> {
     private var contentStart: Int32 = 0
     private var paragraphEnd: Int32 = 0
     private var paragraphHasLines = false
+    /// Paragraphs begun before the receiver stopped.
+    private var paragraphsBegun = 0
 
     // The line being filled: where it starts (-1 while it is empty), the sum of its units'
     // widths (each unit summed on its own), and its width without its trailing hanging white space.
@@ -81,13 +83,15 @@ struct LineBreaker<Receiver: LineReceiver> {
         self.receiver = receiver
     }
 
-    /// Starts a paragraph whose pieces follow through `take`.
+    /// Starts a paragraph whose pieces follow through `take` (none once the breaker is stopped).
     ///
     /// - Parameters:
     ///   - level: the paragraph's resolved embedding level.
     ///   - graphemes: the paragraph's grapheme boundaries (text offsets), where a unit may be
     ///     cut when it does not fit a line alone.
     mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries) {
+        guard !isStopped else { return }
+        paragraphsBegun += 1
         self.level = level
         self.graphemes = graphemes
         contentStart = Int32(paragraph.content.lowerBound)
@@ -130,8 +134,17 @@ struct LineBreaker<Receiver: LineReceiver> {
         endLine(at: paragraphEnd, isParagraphEnd: true)
     }
 
+    /// Whether the lines shown leave text out (they are truncated), once the text's
+    /// `paragraphCount` paragraphs went through: the receiver stopped before the end of the
+    /// text, or a single line truncated at its start or middle (broken at no width) is wider
+    /// than the options' content width.
+    func leavesTextOut(paragraphCount: Int, options: LayoutOptions) -> Bool {
+        if isStopped, !endedParagraph || paragraphsBegun < paragraphCount { return true }
+        return options.maxLines == 1 && options.truncation != .end && widestLine > options.contentWidth + LineCuts.epsilon
+    }
+
     private mutating func placeGathered() {
-        place(BreakUnit(gathered[...]), gathered)
+        place(BreakUnit(gathered), gathered)
         gathered.removeAll(keepingCapacity: true)  // the copy placed is gone: the buffer is kept
     }
 
@@ -157,7 +170,7 @@ struct LineBreaker<Receiver: LineReceiver> {
                 if let rest = hangLeadingWhiteSpace(of: pieces[unit.pieces]) {
                     if rest.isEmpty { return }  // all white space: the line waits for what follows
                     pieces = rest
-                    unit = BreakUnit(pieces[...])
+                    unit = BreakUnit(pieces)
                 }
                 endLine(at: lineEnd, isParagraphEnd: false)
                 continue
@@ -174,7 +187,7 @@ struct LineBreaker<Receiver: LineReceiver> {
             let tail = emergencyBreak(pieces[unit.pieces])
             if tail.isEmpty { return }
             pieces = tail
-            unit = BreakUnit(pieces[...])
+            unit = BreakUnit(pieces)
         }
     }
 
@@ -222,7 +235,7 @@ struct LineBreaker<Receiver: LineReceiver> {
     private mutating func emergencyBreak(_ pieces: ArraySlice<ShapedPiece>) -> [ShapedPiece] {
         let cut = LineCuts.fittingPrefix(pieces, graphemes: graphemes, width: limit)
         let (head, tail) = LineCuts.split(pieces, at: cut)
-        let placed = BreakUnit(head[...])
+        let placed = BreakUnit(head)
         lineStart = placed.start
         receiver.place(placed, of: head)
         lineWidth = placed.width
@@ -254,17 +267,22 @@ enum LineCuts {
     /// measured width (a sum that may round differently) gives the same lines.
     static let epsilon = 1e-6
 
-    /// Width of the hanging spaces at the end of a sequence of pieces.
+    /// Width of the hanging spaces at the end of `pieces[range]`.
     @inline(__always)
-    static func trailingHang(_ pieces: ArraySlice<ShapedPiece>) -> Double {
+    static func trailingHang(_ pieces: [ShapedPiece], _ range: Range<Int>) -> Double {
         var hang = 0.0
-        var index = pieces.endIndex
-        while index > pieces.startIndex {  // by index: no piece is copied
+        var index = range.upperBound
+        while index > range.lowerBound {  // by index: no piece is copied
             index -= 1
             hang += pieces[index].hang
             if !pieces[index].isAllSpace { break }
         }
         return hang
+    }
+
+    /// Width of the hanging spaces at the end of a sequence of pieces.
+    static func trailingHang(_ pieces: [ShapedPiece]) -> Double {
+        trailingHang(pieces, pieces.indices)
     }
 
     /// The last cut point whose prefix fits `width`, or the first one when none fits; white

@@ -1,32 +1,33 @@
-/// Breaks a whole text into the lines its options show: its paragraphs one after another
-/// through one `LineBreaker`, up to the line limit. Layout and measuring both come here and
-/// differ only in where the pieces come from (a shaped text, or the itemizer's stream) and
-/// what their receiver keeps.
+/// What takes a text's paragraphs one after another and breaks them into lines: a
+/// `LineBreaker`, or a `LineBreakerFan` (one stream of pieces, breakers at several widths).
+protocol ParagraphBreaking: PieceSink {
+    /// Its receivers want no more lines.
+    var isStopped: Bool { get }
+    /// Ends the paragraph whose pieces came last.
+    mutating func endParagraph()
+}
+
+extension LineBreaker: ParagraphBreaking {}
+
+/// Breaks a whole text into the lines its options show: its paragraphs one after another,
+/// until the breaker stops at the line limit. Layout and measuring both come here and differ
+/// only in where the pieces come from (a shaped text, or the itemizer's stream) and what
+/// their receiver keeps; whether text was left out is the breaker's to tell
+/// (`LineBreaker.leavesTextOut`).
 enum TextLines {
     /// - Parameters:
-    ///   - breaker: a new breaker at the options' `breakWidth`; its receiver keeps the lines.
+    ///   - breaker: a new breaker; its receivers keep the lines.
     ///   - paragraphCount: number of paragraphs in the text.
-    ///   - feed: hands paragraph `index` to the breaker: `beginParagraph`, its pieces through
-    ///     `take` until it returns false, `endParagraph`.
-    /// - Returns: whether text was left out.
-    static func breakLines<Receiver: LineReceiver>(
-        _ breaker: inout LineBreaker<Receiver>, paragraphCount: Int, options: LayoutOptions,
-        feed: (_ index: Int, _ breaker: inout LineBreaker<Receiver>) -> Void
-    ) -> Bool {
-        var truncated = false
+    ///   - feed: hands paragraph `index` to the breaker: `beginParagraph`, then its pieces
+    ///     (or units) until the breaker stops.
+    static func breakLines<Breaker: ParagraphBreaking>(
+        _ breaker: inout Breaker, paragraphCount: Int, feed: (_ index: Int, _ breaker: inout Breaker) -> Void
+    ) {
         for index in 0..<paragraphCount {
-            if breaker.isStopped {  // the line limit was reached before this paragraph
-                truncated = true
-                break
-            }
+            if breaker.isStopped { break }  // the line limit was reached before this paragraph
             feed(index, &breaker)
+            breaker.endParagraph()
         }
-        if breaker.isStopped, !breaker.endedParagraph { truncated = true }
-        // A single line truncated at its start or middle is broken at no width, then cut.
-        if options.maxLines == 1, options.truncation != .end, breaker.widestLine > options.contentWidth + LineCuts.epsilon {
-            truncated = true
-        }
-        return truncated
     }
 }
 

@@ -59,7 +59,7 @@ enum Truncation {
                       units: [UInt16]) -> BrokenLine {
         let tokenWidth = token.reduce(0) { $0 + $1.width }
         let points = [(offset: line.start, width: 0.0)] + LineCuts.cutPoints(line.pieces, graphemes: graphemes)
-        let total = points.last!.width - LineCuts.trailingHang(line.pieces[...])
+        let total = points.last!.width - LineCuts.trailingHang(line.pieces)
         var chosen = points.count - 1
         for i in stride(from: points.count - 1, through: 0, by: -1) where total - points[i].width + tokenWidth <= maxWidth + LineCuts.epsilon {
             chosen = i
@@ -74,7 +74,7 @@ enum Truncation {
                        units: [UInt16]) -> BrokenLine {
         let tokenWidth = token.reduce(0) { $0 + $1.width }
         let points = [(offset: line.start, width: 0.0)] + LineCuts.cutPoints(line.pieces, graphemes: graphemes)
-        let total = points.last!.width - LineCuts.trailingHang(line.pieces[...])
+        let total = points.last!.width - LineCuts.trailingHang(line.pieces)
         let available = maxWidth - tokenWidth + LineCuts.epsilon
         var head = 0
         for (i, point) in points.enumerated() where point.width <= available / 2 { head = i }
@@ -94,7 +94,7 @@ enum Truncation {
         result.pieces = pieces
         result.start = range.lowerBound
         result.end = range.upperBound
-        let hang = LineCuts.trailingHang(pieces[...])
+        let hang = LineCuts.trailingHang(pieces)
         result.hang = hang
         result.width = pieces.reduce(0) { $0 + $1.width } - hang
         result.isTruncated = true

@@ -390,17 +390,19 @@ struct PieceArray: PieceSink {
 
     mutating func take(_ piece: consuming ShapedPiece) -> Bool {
         let breakAfter = piece.breakAfter
+        metrics.include(piece, in: fonts)
         pieces.append(piece)
-        if breakAfter {
-            units.append(BreakUnit(pieces[unitStart...], metrics: &metrics, fonts: fonts))
-            unitStart = pieces.count
-        }
+        if breakAfter { endUnit() }
         return true
     }
 
     /// Sums up the paragraph's last unit.
     mutating func endUnits() {
-        if unitStart < pieces.count { units.append(BreakUnit(pieces[unitStart...], metrics: &metrics, fonts: fonts)) }
+        if unitStart < pieces.count { endUnit() }
+    }
+
+    private mutating func endUnit() {
+        units.append(BreakUnit(pieces, unitStart..<pieces.count, metrics: metrics.endLine(empty: .none)))
         unitStart = pieces.count
     }
 }
