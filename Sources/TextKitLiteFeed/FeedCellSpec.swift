@@ -1,3 +1,4 @@
+import Synchronization
 import TextKitLite
 
 /// How a feed cell is composed from a post, for one cell style: its layout spec (avatar
@@ -81,6 +82,13 @@ struct FeedCellSpec: Sendable {
     let emoticons: EmoticonTable
     /// The measuring specs of the usual shapes (up to 9 images), made once, not per post.
     private var measuringSpecs: [Shape: LayoutSpec] = [:]
+    /// Their plans for measuring at several widths, each for the first list of widths asked
+    /// for (a run measures every post at the same widths; another list is planned per post).
+    private var measuringPlans: [Shape: PlanSlot] = [:]
+
+    private final class PlanSlot: Sendable {
+        let plan = AtomicLazyReference<MeasuringPlan>()
+    }
 
     init(style: FeedCellStyle, measureOnly: Bool, emoticons: EmoticonTable = .empty) {
         self.style = style
@@ -96,6 +104,7 @@ struct FeedCellSpec: Sendable {
                 for images in 0..<10 {
                     let shape = Shape(hasBody: hasBody, hasQuote: hasQuote, images: images)
                     measuringSpecs[shape] = measuringSpec(shape)
+                    measuringPlans[shape] = PlanSlot()
                 }
             }
         }
@@ -135,6 +144,16 @@ struct FeedCellSpec: Sendable {
     func measuringSpec(_ shape: Shape) -> LayoutSpec {
         measuringSpecs[shape]
             ?? spec(shape) { field, options in .attributedText(id: field.rawValue, text: Self.placeholder, options: options) }
+    }
+
+    /// The plan for measuring posts of `shape` at `widths` (`LayoutSpec.measuringPlan`):
+    /// kept for the usual shapes, made by `make` otherwise.
+    func measuringPlan(_ shape: Shape, widths: [Double], make: () throws(LayoutError) -> MeasuringPlan) throws(LayoutError) -> MeasuringPlan {
+        guard let slot = measuringPlans[shape] else { return try make() }
+        if let plan = slot.plan.load(), plan.widths == widths { return plan }
+        let plan = try make()
+        _ = slot.plan.storeIfNil(plan)  // the first list of widths stays
+        return plan
     }
 
     private static let placeholder = AttributedText("")

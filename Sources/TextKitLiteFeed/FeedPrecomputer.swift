@@ -152,14 +152,18 @@ public final class FeedPrecomputer: Sendable {
         let key = cacheKey(post, width: 0, scale: 1, kind: .measurement)
         if let cached = heightCache.measurements(for: key, widths: widths) { return cached }
         if let styleError { throw styleError }
-        let spec = cell.measuringSpec(FeedCellSpec.Shape(post))
+        let shape = FeedCellSpec.Shape(post)
+        let spec = cell.measuringSpec(shape)
         let texts = PostTexts(precomputer: self, post: post)
         let results: [CellMeasurement]
         if widths.count == 1 {
             let (size, measured) = try spec.measure(width: widths[0], engine: engine, textMeasurer: texts)
             results = [CellMeasurement(postID: post.id, width: widths[0], height: size.height, texts: measured)]
         } else {
-            results = try zip(widths, spec.measure(widths: widths, engine: engine, textMeasurer: texts)).map { width, measured in
+            let plan = try cell.measuringPlan(shape, widths: widths) { () throws(LayoutError) in
+                try spec.measuringPlan(widths: widths, engine: engine)
+            }
+            results = try zip(widths, spec.measure(plan, engine: engine, textMeasurer: texts)).map { width, measured in
                 CellMeasurement(postID: post.id, width: width, height: measured.size.height, texts: measured.texts)
             }
         }

@@ -157,6 +157,13 @@ import Testing
                 #expect(all == widths.map { try! precomputer.measure(post, width: $0) }, "\(post.id)")
             }
             #expect(many.measurementCount == posts.count * 4)
+            // Another list of widths: planned per post (each shape keeps the first list's
+            // plan), measured alike.
+            let others = [120.0, 375, 500]
+            for post in posts {
+                let all = try many.measure(post, widths: others)
+                #expect(all == others.map { try! precomputer.measure(post, width: $0) }, "\(post.id)")
+            }
         }
     }
 

@@ -100,6 +100,25 @@ package protocol SpecTextMeasuring {
                  engine: TextEngine) throws(LayoutError) -> [TextMeasurement]
 }
 
+/// What measuring a spec at several widths asks its text measurer for: its attributed text
+/// blocks, and each one's width at each of the widths (a block's width depends on its
+/// ancestors' widths alone, never on a height). A function of the spec and the widths: a
+/// plan kept for a spec that many posts share spares placing it once more per width.
+package final class MeasuringPlan: Sendable {
+    /// The widths the spec is measured at, in order.
+    package let widths: [Double]
+    /// The attributed text blocks, in placing order (their options' widths unset).
+    let blocks: [(id: String, text: AttributedText, options: LayoutOptions)]
+    /// Block b at width w: `blockWidths[w * blocks.count + b]`.
+    let blockWidths: [Double]
+
+    fileprivate init(widths: [Double], blocks: [(id: String, text: AttributedText, options: LayoutOptions)], blockWidths: [Double]) {
+        self.widths = widths
+        self.blocks = blocks
+        self.blockWidths = blockWidths
+    }
+}
+
 /// What placing a spec makes, written once per kind of result: frames for every element
 /// (`FrameSolver`), or each text block's measurement (`SpecMeasurer`). The spec's
 /// geometry is computed once, in `LayoutSpec.place`.
@@ -224,9 +243,7 @@ private struct SpecMeasurer: SpecPlacement {
 }
 
 /// The attributed text blocks a spec asks for, and their widths at each width it is placed
-/// at, in order, none measured (every text block placed as zero high). A block's width
-/// depends on its ancestors' widths alone, never on a height, so these are the blocks and
-/// widths measuring asks for.
+/// at, in order, none measured (every text block placed as zero high): a `MeasuringPlan`.
 private struct SpecTextBlocks: SpecPlacement {
     /// The blocks, as the first placement asks for them.
     var blocks: [(id: String, text: AttributedText, options: LayoutOptions)] = []
@@ -290,23 +307,30 @@ extension LayoutSpec {
         return (size, measurer.texts)
     }
 
-    /// `measure(width:engine:textMeasurer:)` at several widths, in their order: the text
-    /// blocks the spec asks for and their widths at each width are found first, then each
-    /// block is measured at all its widths at once (`SpecTextMeasuring.measure(id:text:options:widths:)`:
-    /// its text itemized once), then the spec is placed at each width with those measurements.
-    package func measure(widths: [Double], engine: TextEngine,
-                         textMeasurer: any SpecTextMeasuring) throws(LayoutError) -> [(size: Size, texts: [MeasuredText])] {
+    /// What measuring the spec at `widths` asks of its text measurer: found by placing the
+    /// spec at each width (`MeasuringPlan`).
+    package func measuringPlan(widths: [Double], engine: TextEngine) throws(LayoutError) -> MeasuringPlan {
         var blocks = SpecTextBlocks()
         for width in widths {
             _ = try place(x: 0, y: 0, width: width, engine: engine, into: &blocks)
             blocks.keepsBlocks = false
         }
-        let count = blocks.blocks.count
+        return MeasuringPlan(widths: widths, blocks: blocks.blocks, blockWidths: blocks.widths)
+    }
+
+    /// `measure(width:engine:textMeasurer:)` at each of the plan's widths, in their order: each
+    /// text block is measured at all its widths at once (`SpecTextMeasuring.measure(id:text:options:widths:)`:
+    /// its text itemized once), then the spec is placed at each width with those measurements.
+    ///
+    /// - Precondition: `plan` is this spec's (`measuringPlan(widths:engine:)`).
+    package func measure(_ plan: MeasuringPlan, engine: TextEngine,
+                         textMeasurer: any SpecTextMeasuring) throws(LayoutError) -> [(size: Size, texts: [MeasuredText])] {
+        let widths = plan.widths, count = plan.blocks.count
         // Block b at width w: `measured[b * widths.count + w]`.
         var measured: [TextMeasurement] = []
         measured.reserveCapacity(count * widths.count)
-        for (index, block) in blocks.blocks.enumerated() {
-            let blockWidths = widths.indices.map { blocks.widths[$0 * count + index] }
+        for (index, block) in plan.blocks.enumerated() {
+            let blockWidths = widths.indices.map { plan.blockWidths[$0 * count + index] }
             measured += try textMeasurer.measure(id: block.id, text: block.text, options: block.options, widths: blockWidths,
                                                  engine: engine)
         }
@@ -335,17 +359,24 @@ extension LayoutSpec {
     /// The fixed width of a child in a horizontal stack, nil for flexible (text) children.
     fileprivate var fixedWidth: Double? {
         switch self {
-        case .box(_, let size, _): size.width
-        case .text, .attributedText: nil
-        case .inset(let insets, let child): child.fixedWidth.map { $0 + insets.horizontal }
-        case .background(_, _, let child), .mirrored(let child): child.fixedWidth
-        case .grid: nil
+        case .box(_, let size, _): return size.width
+        case .text, .attributedText: return nil
+        case .inset(let insets, let child): return child.fixedWidth.map { $0 + insets.horizontal }
+        case .background(_, _, let child), .mirrored(let child): return child.fixedWidth
+        case .grid: return nil
         case .stack(let stack):
-            stack.axis == .vertical
-                ? stack.children.compactMap(\.fixedWidth).max()
-                : stack.children.allSatisfy { $0.fixedWidth != nil }
-                    ? stack.children.reduce(0) { $0 + $1.fixedWidth! } + stack.spacing * Double(max(0, stack.children.count - 1))
-                    : nil
+            // Vertical: its widest fixed child; horizontal: all its children and the gaps
+            // (flexible when one child is).
+            var widest: Double?, total = 0.0
+            for child in stack.children {
+                guard let fixed = child.fixedWidth else {
+                    if stack.axis == .horizontal { return nil }
+                    continue
+                }
+                widest = max(widest ?? fixed, fixed)
+                total += fixed
+            }
+            return stack.axis == .vertical ? widest : total + stack.spacing * Double(max(0, stack.children.count - 1))
         }
     }
 

@@ -53,6 +53,7 @@ enum TextMeasurer {
     }
 
     /// A new breaker at the options' width whose receiver measures.
+    @inline(__always)
     private static func breaker(_ text: AttributedText, options: LayoutOptions, fonts: FontFallbackChain) -> LineBreaker<LineMeasurer> {
         let natural = options.lineHeightMode == .natural
         // Truncation changes the last line's start (start truncation) or, with natural
