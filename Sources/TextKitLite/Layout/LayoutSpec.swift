@@ -191,7 +191,7 @@ private struct FrameSolver: SpecPlacement {
 }
 
 /// Measuring: each text block's measurement, in order; no frames. The blocks are measured
-/// as they come, or their measurements replayed (`measure(widths:engine:textMeasurer:)`).
+/// as they come, or their measurements replayed (`measure(_:engine:textMeasurer:)`).
 private struct SpecMeasurer: SpecPlacement {
     /// Measures attributed text blocks (nil: `TextEngine.measure`).
     let textMeasurer: (any SpecTextMeasuring)?

@@ -52,7 +52,7 @@ struct LineBreakerFan<Receiver: LineReceiver>: ParagraphBreaking {
         pieces.removeAll(keepingCapacity: true)
         unitStart = 0
         for index in breakers.indices { breakers[index].endParagraph() }
-        isStopped = breakers.allSatisfy(\.isStopped)
+        isStopped = breakers.allSatisfy { $0.isStopped }
     }
 
     /// Sums up the unit gathered and hands it to every breaker.
