@@ -29,9 +29,9 @@ import TextKitLite
         let shaped = try engine.shape(text)
         let narrow = try engine.layout(shaped, options: LayoutOptions(width: 120))
         let wide = try engine.layout(shaped, options: LayoutOptions(width: 480))
-        let heights = try [320.0, 375, 414].map { try engine.measure(shaped, options: LayoutOptions(width: $0)).height }
+        let heights = try engine.measure(text, options: LayoutOptions(), widths: [320, 375, 414]).map(\.height)
         #expect(narrow.lineCount > wide.lineCount)
-        #expect(heights == [320.0, 375, 414].map { try! engine.measure(text, options: LayoutOptions(width: $0)).height })
+        #expect(heights == [320.0, 375, 414].map { try! engine.measure(shaped, options: LayoutOptions(width: $0)).height })
 
         var styled = AttributedText("Bold ", style: TextStyle(size: 17, weight: .bold))
         styled.append("and underlined", style: TextStyle(size: 17, underline: true))
