@@ -232,34 +232,33 @@ public final class FeedPrecomputer: Sendable {
     /// (each post has its own), the texts that recur across posts (author, quote, footer)
     /// through the measured-text cache, made into attributed texts only on a miss.
     fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions) -> TextMeasurement {
-        let string = field.string(of: post)
         // The style was checked at init (`styleError`), the width by `cacheKey`.
-        guard field != .body else { return engine.measureValid(cell.attributedText(field, string, language: post.language), options: options) }
-        let key = FieldKey(field: field, text: string, language: post.language, widths: .one(options.width))
-        if let cached = measuredCache.value(for: key, record: field != .footer) { return cached[0] }
-        let measurement = engine.measureValid(cell.attributedText(field, string, language: post.language), options: options)
-        cache([measurement], for: key)
-        return measurement
+        guard field != .body else { return engine.measureValid(cell.attributedText(field, field.string(of: post), language: post.language), options: options) }
+        return recurring(field, of: post, widths: .one(options.width)) { [engine.measureValid($0, options: options)] }[0]
     }
 
     /// `measure(_:of:options:)` at several widths (`options` at each), in their order, the
     /// text itemized once.
     fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions, widths: [Double]) -> [TextMeasurement] {
-        let string = field.string(of: post)
-        func measured() -> [TextMeasurement] {
-            engine.measureValid(cell.attributedText(field, string, language: post.language), options: options, widths: widths)
+        guard field != .body else {
+            return engine.measureValid(cell.attributedText(field, field.string(of: post), language: post.language), options: options, widths: widths)
         }
-        guard field != .body else { return measured() }
-        let key = FieldKey(field: field, text: string, language: post.language, widths: .many(widths))
-        if let cached = measuredCache.value(for: key, record: field != .footer) { return cached }
-        let measurements = measured()
-        cache(measurements, for: key)
-        return measurements
+        return recurring(field, of: post, widths: .many(widths)) { engine.measureValid($0, options: options, widths: widths) }
     }
 
-    private func cache(_ measurements: [TextMeasurement], for key: FieldKey) {
-        let cost = measurements.reduce(64 + key.text.utf8.count) { $0 + 32 + $1.lineStarts.count * 8 }
-        measuredCache.insert(measurements, for: key, cost: cost)
+    /// A text that recurs across posts (not a body) at `widths`: from the measured-text cache,
+    /// else measured by `measure` from its attributed text and kept.
+    @inline(__always)
+    private func recurring(_ field: Field, of post: FeedPost, widths: FieldKey.Widths,
+                           measure: (AttributedText) -> [TextMeasurement]) -> [TextMeasurement] {
+        let string = field.string(of: post)
+        let key = FieldKey(field: field, text: string, language: post.language, widths: widths)
+        // The footer is the same for every post: not counted.
+        if let cached = measuredCache.value(for: key, record: field != .footer) { return cached }
+        let measurements = measure(cell.attributedText(field, string, language: post.language))
+        measuredCache.insert(measurements, for: key,
+                             cost: measurements.reduce(64 + string.utf8.count) { $0 + 32 + $1.lineStarts.count * 8 })
+        return measurements
     }
 }
 

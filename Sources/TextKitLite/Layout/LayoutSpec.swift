@@ -107,15 +107,13 @@ package protocol SpecTextMeasuring {
 package final class MeasuringPlan: Sendable {
     /// The widths the spec is measured at, in order.
     package let widths: [Double]
-    /// The attributed text blocks, in placing order (their options' widths unset).
-    let blocks: [(id: String, text: AttributedText, options: LayoutOptions)]
-    /// Block b at width w: `blockWidths[w * blocks.count + b]`.
-    let blockWidths: [Double]
+    /// The attributed text blocks, in placing order (their options' widths unset), each
+    /// with its width at each of `widths`.
+    let blocks: [(id: String, text: AttributedText, options: LayoutOptions, widths: [Double])]
 
-    fileprivate init(widths: [Double], blocks: [(id: String, text: AttributedText, options: LayoutOptions)], blockWidths: [Double]) {
+    fileprivate init(widths: [Double], blocks: [(id: String, text: AttributedText, options: LayoutOptions, widths: [Double])]) {
         self.widths = widths
         self.blocks = blocks
-        self.blockWidths = blockWidths
     }
 }
 
@@ -145,6 +143,19 @@ private protocol SpecPlacement {
     /// Flips the frames of the elements placed from `range` left to right within the
     /// horizontal span `minX..<maxX`.
     mutating func mirror(_ range: Range<Int>, minX: Double, maxX: Double)
+}
+
+/// A placement that makes no frames (measuring): boxes, backgrounds and moves are nothing to it.
+private protocol FramelessPlacement: SpecPlacement {}
+
+extension FramelessPlacement {
+    mutating func box(id: String, frame: Rect, fill: UInt8) {}
+    var placesBoxes: Bool { false }
+    var mark: Int { 0 }
+    mutating func reserveBackground(id: String, fill: UInt8) {}
+    mutating func setFrame(_ frame: Rect, at index: Int) {}
+    mutating func offset(_ range: Range<Int>, dx: Double, dy: Double) {}
+    mutating func mirror(_ range: Range<Int>, minX: Double, maxX: Double) {}
 }
 
 /// Solving: frames for every element, in drawing order.
@@ -192,7 +203,7 @@ private struct FrameSolver: SpecPlacement {
 
 /// Measuring: each text block's measurement, in order; no frames. The blocks are measured
 /// as they come, or their measurements replayed (`measure(_:engine:textMeasurer:)`).
-private struct SpecMeasurer: SpecPlacement {
+private struct SpecMeasurer: FramelessPlacement {
     /// Measures attributed text blocks (nil: `TextEngine.measure`).
     let textMeasurer: (any SpecTextMeasuring)?
     /// The attributed text blocks' measurements when known before placing: the next
@@ -208,10 +219,6 @@ private struct SpecMeasurer: SpecPlacement {
         next = first
         self.stride = stride
     }
-
-    mutating func box(id: String, frame: Rect, fill: UInt8) {}
-
-    var placesBoxes: Bool { false }
 
     mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, width: Double, x: Double, y: Double,
                        engine: TextEngine) throws(LayoutError) -> Size {
@@ -234,26 +241,17 @@ private struct SpecMeasurer: SpecPlacement {
         texts.append(MeasuredText(id: id, measurement: measurement))
         return Size(width: width, height: measurement.height)
     }
-
-    var mark: Int { 0 }
-    mutating func reserveBackground(id: String, fill: UInt8) {}
-    mutating func setFrame(_ frame: Rect, at index: Int) {}
-    mutating func offset(_ range: Range<Int>, dx: Double, dy: Double) {}
-    mutating func mirror(_ range: Range<Int>, minX: Double, maxX: Double) {}
 }
 
 /// The attributed text blocks a spec asks for, and their widths at each width it is placed
 /// at, in order, none measured (every text block placed as zero high): a `MeasuringPlan`.
-private struct SpecTextBlocks: SpecPlacement {
+private struct SpecTextBlocks: FramelessPlacement {
     /// The blocks, as the first placement asks for them.
     var blocks: [(id: String, text: AttributedText, options: LayoutOptions)] = []
     /// Each placement's block widths, one placement after another.
     var widths: [Double] = []
     /// The blocks are kept (the first placement).
     var keepsBlocks = true
-
-    mutating func box(id: String, frame: Rect, fill: UInt8) {}
-    var placesBoxes: Bool { false }
 
     mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, width: Double, x: Double, y: Double,
                        engine: TextEngine) throws(LayoutError) -> Size {
@@ -266,12 +264,6 @@ private struct SpecTextBlocks: SpecPlacement {
         widths.append(width)
         return Size(width: width, height: 0)
     }
-
-    var mark: Int { 0 }
-    mutating func reserveBackground(id: String, fill: UInt8) {}
-    mutating func setFrame(_ frame: Rect, at index: Int) {}
-    mutating func offset(_ range: Range<Int>, dx: Double, dy: Double) {}
-    mutating func mirror(_ range: Range<Int>, minX: Double, maxX: Double) {}
 }
 
 extension LayoutSpec {
@@ -315,7 +307,10 @@ extension LayoutSpec {
             _ = try place(x: 0, y: 0, width: width, engine: engine, into: &blocks)
             blocks.keepsBlocks = false
         }
-        return MeasuringPlan(widths: widths, blocks: blocks.blocks, blockWidths: blocks.widths)
+        let count = blocks.blocks.count
+        return MeasuringPlan(widths: widths, blocks: blocks.blocks.enumerated().map { index, block in
+            (block.id, block.text, block.options, widths.indices.map { blocks.widths[$0 * count + index] })
+        })
     }
 
     /// `measure(width:engine:textMeasurer:)` at each of the plan's widths, in their order: each
@@ -325,13 +320,12 @@ extension LayoutSpec {
     /// - Precondition: `plan` is this spec's (`measuringPlan(widths:engine:)`).
     package func measure(_ plan: MeasuringPlan, engine: TextEngine,
                          textMeasurer: any SpecTextMeasuring) throws(LayoutError) -> [(size: Size, texts: [MeasuredText])] {
-        let widths = plan.widths, count = plan.blocks.count
+        let widths = plan.widths
         // Block b at width w: `measured[b * widths.count + w]`.
         var measured: [TextMeasurement] = []
-        measured.reserveCapacity(count * widths.count)
-        for (index, block) in plan.blocks.enumerated() {
-            let blockWidths = widths.indices.map { plan.blockWidths[$0 * count + index] }
-            measured += try textMeasurer.measure(id: block.id, text: block.text, options: block.options, widths: blockWidths,
+        measured.reserveCapacity(plan.blocks.count * widths.count)
+        for block in plan.blocks {
+            measured += try textMeasurer.measure(id: block.id, text: block.text, options: block.options, widths: block.widths,
                                                  engine: engine)
         }
         var results: [(size: Size, texts: [MeasuredText])] = []

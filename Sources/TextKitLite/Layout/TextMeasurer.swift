@@ -6,16 +6,9 @@ enum TextMeasurer {
     /// into the breaker, no shaped text is made, and a text cut at its line limit is
     /// itemized no further than the cut.
     static func measure(_ text: AttributedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
-        let itemizer = Itemizer(text: text, direction: options.direction, fonts: engine.fonts, cache: engine.shapeCache)
-        let paragraphs = Paragraphs.split(text.utf16)
         var breaker = self.breaker(text, options: options, fonts: engine.fonts)
-        TextLines.breakLines(&breaker, paragraphCount: paragraphs.count) { index, breaker in
-            let paragraph = paragraphs[index]
-            // A line with no pieces is sized as in a layout (`Itemizer.emptyLineMetrics`).
-            if options.lineHeightMode == .natural { breaker.receiver.emptyLineMetrics = itemizer.emptyLineMetrics(paragraph) }
-            itemizer.stream(paragraph, into: &breaker)
-        }
-        return measurement(&breaker, text: text, paragraphCount: paragraphs.count, fonts: engine.fonts, options: options, engine: engine)
+        let paragraphCount = stream(text, options: options, engine: engine, into: &breaker) { $0.receiver.emptyLineMetrics = $1 }
+        return measurement(&breaker, text: text, paragraphCount: paragraphCount, fonts: engine.fonts, options: options, engine: engine)
     }
 
     /// Measures a text at several widths (`options` at each) as it is itemized: one stream
@@ -23,21 +16,34 @@ enum TextMeasurer {
     /// the text is itemized no further than the widest cut. Each result equals
     /// `measure(_:options:engine:)` at its width.
     static func measure(_ text: AttributedText, options: LayoutOptions, widths: [Double], engine: TextEngine) -> [TextMeasurement] {
-        let itemizer = Itemizer(text: text, direction: options.direction, fonts: engine.fonts, cache: engine.shapeCache)
-        let paragraphs = Paragraphs.split(text.utf16)
         var fan = LineBreakerFan(widths.map { breaker(text, options: options.at(width: $0), fonts: engine.fonts) }, fonts: engine.fonts)
-        TextLines.breakLines(&fan, paragraphCount: paragraphs.count) { index, fan in
-            let paragraph = paragraphs[index]
-            if options.lineHeightMode == .natural {
-                let empty = itemizer.emptyLineMetrics(paragraph)
-                fan.forEachReceiver { $0.emptyLineMetrics = empty }
-            }
-            itemizer.stream(paragraph, into: &fan)
+        let paragraphCount = stream(text, options: options, engine: engine, into: &fan) { fan, empty in
+            fan.forEachReceiver { $0.emptyLineMetrics = empty }
         }
         return fan.map { index, breaker in
-            measurement(&breaker, text: text, paragraphCount: paragraphs.count, fonts: engine.fonts,
+            measurement(&breaker, text: text, paragraphCount: paragraphCount, fonts: engine.fonts,
                         options: options.at(width: widths[index]), engine: engine)
         }
+    }
+
+    /// Streams each paragraph's pieces from the itemizer into `breaker` until it stops;
+    /// `setEmptyLineMetrics` gives its receivers the paragraph's metrics for a line with no
+    /// pieces (natural heights), sized as in a layout (`Itemizer.emptyLineMetrics`).
+    ///
+    /// - Returns: the text's number of paragraphs.
+    @inline(__always)
+    private static func stream<Breaker: ParagraphBreaking>(
+        _ text: AttributedText, options: LayoutOptions, engine: TextEngine, into breaker: inout Breaker,
+        setEmptyLineMetrics: (inout Breaker, FontMetrics) -> Void
+    ) -> Int {
+        let itemizer = Itemizer(text: text, direction: options.direction, fonts: engine.fonts, cache: engine.shapeCache)
+        let paragraphs = Paragraphs.split(text.utf16)
+        TextLines.breakLines(&breaker, paragraphCount: paragraphs.count) { index, breaker in
+            let paragraph = paragraphs[index]
+            if options.lineHeightMode == .natural { setEmptyLineMetrics(&breaker, itemizer.emptyLineMetrics(paragraph)) }
+            itemizer.stream(paragraph, into: &breaker)
+        }
+        return paragraphs.count
     }
 
     /// Measures a shaped text at the options' width: its pieces go through the breaker
