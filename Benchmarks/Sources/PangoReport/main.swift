@@ -95,7 +95,7 @@ if let name = option("--profile") {
     var sink = 0
     let start = now()
     for _ in 0..<passes { sink &+= profileWork(work) }
-    say(String(format: "%@: %d passes, %.1f µs per post (%d)", name, passes, Double(now() - start) / 1e3 / Double(passes * posts.count), sink & 7))
+    say(String(format: "%@: %d passes, %.2f µs per post (%d)", name, passes, Double(now() - start) / 1e3 / Double(passes * posts.count), sink & 7))
     exit(0)
 }
 

@@ -18,11 +18,11 @@ struct LayoutBuilder {
         var tokenAttachments: [AttributedText.Attachment] = []
         if truncated, let last = lines.last {
             let paragraph = paragraphs[last.paragraph]
-            let (line, tokenStyles) = Truncation.truncate(last, text: shaped.text, level: paragraph.level, graphemes: paragraph.graphemes,
+            let (line, token) = Truncation.truncate(last, text: shaped.text, level: paragraph.level, graphemes: paragraph.graphemes,
                                                           options: options, fonts: shaped.fonts, engine: engine)
             lines[lines.count - 1] = line
-            styles += tokenStyles
-            tokenAttachments = options.truncationToken?.attachments ?? []
+            styles += token.runs.map(\.style)
+            tokenAttachments = token.attachments
         }
         return position(lines, styles: styles, tokenAttachments: tokenAttachments, truncated: truncated)
     }

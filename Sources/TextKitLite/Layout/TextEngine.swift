@@ -38,10 +38,11 @@ public final class TextEngine: Sendable {
     }
 
     /// A truncation token shaped for a paragraph direction with a fallback chain (the
-    /// text's, usually the engine's own), from the token cache.
+    /// text's, usually the engine's own), from the token cache: its pieces are `token`'s,
+    /// its text and styles may be those of a token that differs only in what shaping ignores.
     func shapedToken(_ token: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain) -> ShapedText {
         let key = TokenKey(token, direction: direction, fonts: fonts)
-        if let shaped = tokens.value(for: key) { return shaped.restyled(token) }
+        if let shaped = tokens.value(for: key) { return shaped }
         let shaped = ShapedText(text: token, direction: direction, fonts: fonts, cache: shapeCache)
         tokens.insert(shaped, for: key, cost: 256 + shaped.glyphCount * 24)
         return shaped

@@ -319,17 +319,23 @@ enum LineCuts {
         return cut
     }
 
-    /// Splits a logical sequence of pieces at a text offset (a cut point).
-    static func split<Pieces: Sequence<ShapedPiece>>(_ pieces: Pieces, at offset: Int32) -> ([ShapedPiece], [ShapedPiece]) {
+    /// Splits a logical sequence of pieces at a text offset (a cut point): the pieces before
+    /// it and the pieces after it, each side only when asked for (else empty).
+    static func split<Pieces: Sequence<ShapedPiece>>(
+        _ pieces: Pieces, at offset: Int32, head keepsHead: Bool = true, tail keepsTail: Bool = true
+    ) -> (head: [ShapedPiece], tail: [ShapedPiece]) {
         var head: [ShapedPiece] = [], tail: [ShapedPiece] = []
+        if keepsHead { head.reserveCapacity(pieces.underestimatedCount) }
+        if keepsTail { tail.reserveCapacity(pieces.underestimatedCount) }
         for piece in pieces {
             if piece.end <= offset {
-                head.append(piece)
+                if keepsHead { head.append(piece) } else { continue }
             } else if piece.start >= offset {
+                guard keepsTail else { break }
                 tail.append(piece)
             } else if let (a, b) = piece.split(at: offset) {
-                head.append(a)
-                tail.append(b)
+                if keepsHead { head.append(a) }
+                if keepsTail { tail.append(b) } else { break }
             }
         }
         return (head, tail)
@@ -338,15 +344,19 @@ enum LineCuts {
     /// Where `pieces` may be cut (grapheme boundaries that start a cluster), each with the
     /// width of the pieces before it, in logical order, ending with the end. Stops after the
     /// first point wider than `limit`, so cutting a very long word costs only what one line holds.
+    /// With a `start` (a line's), the first point is there, at width 0: cutting there keeps nothing.
     static func cutPoints<Pieces: BidirectionalCollection<ShapedPiece>>(
-        _ pieces: Pieces, graphemes: GraphemeBoundaries, limit: Double = .infinity
+        _ pieces: Pieces, graphemes: GraphemeBoundaries, limit: Double = .infinity, start: Int32? = nil
     ) -> [(offset: Int32, width: Double)] {
         var result: [(offset: Int32, width: Double)] = []
-        guard let first = pieces.first else { return result }
+        if let start { result.append((start, 0)) }
+        guard let first = pieces.first, let last = pieces.last else { return result }
+        // At most a point per unit; a line's worth at first (a long unit cut at `limit` needs few).
+        result.reserveCapacity(min(Int(last.end - first.start) + 2, 256))
         var total = 0.0
         var g = graphemes.firstIndex(atOrAfter: first.start)
-        for piece in pieces {
-            let finished = piece.forEachCluster { offset, advance in
+        for index in pieces.indices {  // by index: no piece is copied
+            let finished = pieces[index].forEachCluster { offset, advance in
                 while g < graphemes.count, graphemes[g] <= offset { g += 1 }
                 if offset > first.start, g > 0, graphemes[g - 1] == offset, result.last?.offset != offset {
                     result.append((offset, total))
@@ -357,7 +367,7 @@ enum LineCuts {
             }
             if !finished { return result }
         }
-        result.append((pieces.last!.end, total))
+        result.append((last.end, total))
         return result
     }
 }

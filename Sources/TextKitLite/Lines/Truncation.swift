@@ -11,9 +11,9 @@ enum Truncation {
     ///   - level, graphemes: of the line's paragraph.
     ///   - fonts: the chain the text was shaped with (a piece's font may be an index into it).
     /// - Returns: the line, whose token pieces have style indices from `text.runs.count` on,
-    ///   and the token's styles.
+    ///   and the token (those indices are its runs').
     static func truncate(_ line: BrokenLine, text: AttributedText, level: UInt8, graphemes: GraphemeBoundaries,
-                         options: LayoutOptions, fonts: FontFallbackChain, engine: TextEngine) -> (line: BrokenLine, tokenStyles: [TextStyle]) {
+                         options: LayoutOptions, fonts: FontFallbackChain, engine: TextEngine) -> (line: BrokenLine, token: AttributedText) {
         // The default token looks like the text it follows (without its highlights).
         let cutStyle = line.pieces.last.map { text.runs[Int($0.style)].style } ?? text.style(at: Int(line.start))
         let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: cutStyle)
@@ -31,7 +31,7 @@ enum Truncation {
         case .middle: middle(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
         case .end: end(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
         }
-        return (truncated, tokenShaped.styles)
+        return (truncated, tokenText)
     }
 
     /// Where the token goes: start and middle truncation apply to a single line only.
@@ -45,12 +45,13 @@ enum Truncation {
                     units: [UInt16]) -> BrokenLine {
         let tokenWidth = token.reduce(0) { $0 + $1.width }
         let available = maxWidth - tokenWidth + LineCuts.epsilon
-        let points = [(offset: line.start, width: 0.0)] + LineCuts.cutPoints(line.pieces, graphemes: graphemes, limit: available)
+        let points = LineCuts.cutPoints(line.pieces, graphemes: graphemes, limit: available, start: line.start)
         var chosen = 0
         for (i, point) in points.enumerated() where point.width <= available { chosen = i }
         while chosen > 0, isTrimmed(before: points[chosen].offset, units: units) { chosen -= 1 }
-        let (kept, _) = LineCuts.split(line.pieces, at: points[chosen].offset)
-        return finish(line, pieces: kept + token, range: line.start..<points[chosen].offset)
+        var kept = LineCuts.split(line.pieces, at: points[chosen].offset, tail: false).head
+        kept += token
+        return finish(line, pieces: kept, range: line.start..<points[chosen].offset)
     }
 
     /// Start truncation of a single line: the token, then as much of the paragraph's end
@@ -58,14 +59,14 @@ enum Truncation {
     static func start(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: GraphemeBoundaries,
                       units: [UInt16]) -> BrokenLine {
         let tokenWidth = token.reduce(0) { $0 + $1.width }
-        let points = [(offset: line.start, width: 0.0)] + LineCuts.cutPoints(line.pieces, graphemes: graphemes)
+        let points = LineCuts.cutPoints(line.pieces, graphemes: graphemes, start: line.start)
         let total = points.last!.width - LineCuts.trailingHang(line.pieces)
         var chosen = points.count - 1
         for i in stride(from: points.count - 1, through: 0, by: -1) where total - points[i].width + tokenWidth <= maxWidth + LineCuts.epsilon {
             chosen = i
         }
         while chosen < points.count - 1, isSpace(at: points[chosen].offset, units: units) { chosen += 1 }
-        let (_, kept) = LineCuts.split(line.pieces, at: points[chosen].offset)
+        let kept = LineCuts.split(line.pieces, at: points[chosen].offset, head: false).tail
         return finish(line, pieces: token + kept, range: points[chosen].offset..<line.end)
     }
 
@@ -73,7 +74,7 @@ enum Truncation {
     static func middle(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: GraphemeBoundaries,
                        units: [UInt16]) -> BrokenLine {
         let tokenWidth = token.reduce(0) { $0 + $1.width }
-        let points = [(offset: line.start, width: 0.0)] + LineCuts.cutPoints(line.pieces, graphemes: graphemes)
+        let points = LineCuts.cutPoints(line.pieces, graphemes: graphemes, start: line.start)
         let total = points.last!.width - LineCuts.trailingHang(line.pieces)
         let available = maxWidth - tokenWidth + LineCuts.epsilon
         var head = 0
@@ -84,8 +85,8 @@ enum Truncation {
         }
         while head > 0, isTrimmed(before: points[head].offset, units: units) { head -= 1 }
         while tail < points.count - 1, isSpace(at: points[tail].offset, units: units) { tail += 1 }
-        let (first, _) = LineCuts.split(line.pieces, at: points[head].offset)
-        let (_, last) = LineCuts.split(line.pieces, at: points[tail].offset)
+        let first = LineCuts.split(line.pieces, at: points[head].offset, tail: false).head
+        let last = LineCuts.split(line.pieces, at: points[tail].offset, head: false).tail
         return finish(line, pieces: first + token + last, range: line.start..<line.end)
     }
 

@@ -40,17 +40,6 @@ public struct ShapedText: Sendable {
                           paragraphs: Paragraphs.split(text.utf16).map { itemizer.shape($0) })
     }
 
-    private init(storage: Storage) {
-        self.storage = storage
-    }
-
-    /// The same shaping with the ink, decorations and highlights of `text`, a text whose units,
-    /// run ranges, attachments and shaping attributes are this one's (what shaping depends on).
-    func restyled(_ text: AttributedText) -> ShapedText {
-        ShapedText(storage: Storage(text: text, direction: direction, fonts: fonts, preferredFonts: preferredFonts,
-                                    paragraphs: paragraphs))
-    }
-
     /// Number of glyphs over all paragraphs (for statistics).
     public var glyphCount: Int {
         paragraphs.reduce(0) { $0 + $1.pieces.reduce(0) { $0 + $1.glyphCount } }

@@ -26,7 +26,9 @@ enum UnicodeProperties {
         _ text: UnsafeBufferPointer<UInt16>, locale: String,
         _ find: (UnsafePointer<UInt16>?, Int32, UnsafePointer<CChar>?, UnsafeMutablePointer<Int32>?, Int32) -> Int32
     ) -> [Int32] {
-        boundaries(text) { find(text.baseAddress, Int32(text.count), locale, $0, $1) }
+        // A small string (every break locale is one) gives its C string on the stack; passed
+        // as an argument, it would be copied into a new array.
+        locale.withCString { locale in boundaries(text) { find(text.baseAddress, Int32(text.count), locale, $0, $1) } }
     }
 
     /// The boundaries a C finder writes, given room for one per unit (`find(offsets,
