@@ -289,11 +289,12 @@ struct Itemizer {
                 (font, spacing) = styled(&item, font: font, units: UnsafeBufferPointer(rebasing: shaping[item.start..<item.end]))
             }
             words.begin(item, font: font, language: language)
+            let scale = size / Double(font.unitsPerEm)
             var pieceStart = item.start
             while pieceStart < item.end {
                 let (pieceEnd, breakAfter) = cutter.word(from: pieceStart, itemEnd: item.end)
                 let next = words.piece(UnsafeBufferPointer(rebasing: shaping[pieceStart..<pieceEnd]), start: Int32(base + pieceStart),
-                                       item: item, font: font, size: size, language: language, breakAfter: breakAfter,
+                                       item: item, font: font, size: size, scale: scale, language: language, breakAfter: breakAfter,
                                        letterSpacing: spacing)
                 guard sink.take(next) else { return }
                 pieceStart = pieceEnd

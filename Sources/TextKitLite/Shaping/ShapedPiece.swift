@@ -47,10 +47,11 @@ struct ShapedPiece: Sendable {
     /// Width of the trailing hanging spaces, in points (≤ `width`).
     private(set) var hang: Double = 0
 
-    /// A piece holding a whole shaped word.
+    /// A piece holding a whole shaped word, at `size` points, `scale` points per font unit
+    /// (`size` over the word's font's units per em: found once per item, not per piece).
     @inline(__always)
-    init(word: ShapedWord, start: Int32, fontIndex: Int, size: Double, style: Int32, level: UInt8, breakAfter: Bool,
-         letterSpacing: Spacing = .none) {
+    init(word: ShapedWord, start: Int32, fontIndex: Int, size: Double, scale: Double, style: Int32, level: UInt8,
+         breakAfter: Bool, letterSpacing: Spacing = .none) {
         glyphs = .word(word, 0..<word.glyphCount)
         self.letterSpacing = letterSpacing.points
         spacesWordEndOnly = letterSpacing.wordEndOnly
@@ -63,7 +64,6 @@ struct ShapedPiece: Sendable {
         self.level = level
         self.breakAfter = breakAfter
         // A whole word is measured from the word object's totals, without reaching into its arrays.
-        let scale = size / Double(word.font.unitsPerEm)
         width = Double(word.totalAdvance) * scale
         hangStart = start + word.trailingSpaceStart
         hang = word.trailingSpaceStart == word.length ? 0 : Double(word.hangingAdvance) * scale
@@ -87,8 +87,8 @@ struct ShapedPiece: Sendable {
     /// A piece of one unit shaped to a lone glyph of chain font `fontIndex` (0...Int16.max).
     ///
     /// Measured as the same word held by reference would be, to the bit.
-    init(lone glyph: LoneGlyphTable.Glyph, unit: UInt16, start: Int32, fontIndex: Int, unitsPerEm: Int,
-         size: Double, style: Int32, level: UInt8, breakAfter: Bool, letterSpacing: Spacing = .none) {
+    init(lone glyph: LoneGlyphTable.Glyph, unit: UInt16, start: Int32, fontIndex: Int, size: Double, scale: Double,
+         style: Int32, level: UInt8, breakAfter: Bool, letterSpacing: Spacing = .none) {
         glyphs = .lone(glyph.id)
         self.letterSpacing = letterSpacing.points
         spacesWordEndOnly = letterSpacing.wordEndOnly
@@ -100,7 +100,7 @@ struct ShapedPiece: Sendable {
         self.style = style
         self.level = level
         self.breakAfter = breakAfter
-        let advance = Double(Int64(glyph.advance)) * (size / Double(unitsPerEm))
+        let advance = Double(Int64(glyph.advance)) * scale
         width = advance + Self.spacing(Double(self.letterSpacing), after: advance)
         if UnicodeProperties.isHangingSpace(unit) {
             hangStart = start

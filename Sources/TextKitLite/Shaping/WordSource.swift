@@ -26,11 +26,12 @@ struct WordSource {
 
     /// The piece of the word `slice` (as shaped: controls replaced) of the current item, at
     /// text offset `start`: a lone glyph when the word is one unit that shapes to one plain
-    /// glyph, else a shaped word from the cache (or HarfBuzz).
+    /// glyph, else a shaped word from the cache (or HarfBuzz). `scale` is `size` over the
+    /// font's units per em.
     @inline(__always)
     mutating func piece(
-        _ slice: UnsafeBufferPointer<UInt16>, start: Int32, item: TextItem, font: Font, size: Double, language: String?,
-        breakAfter: Bool, letterSpacing: ShapedPiece.Spacing = .none
+        _ slice: UnsafeBufferPointer<UInt16>, start: Int32, item: TextItem, font: Font, size: Double, scale: Double,
+        language: String?, breakAfter: Bool, letterSpacing: ShapedPiece.Spacing = .none
     ) -> ShapedPiece {
         var word: ShapedWord?
         // `lone?.`, not `if let lone`: a bound copy would retain the table per piece.
@@ -43,13 +44,13 @@ struct WordSource {
                 valueHits += 1
             }
             if case .lone(let glyph) = entry {
-                return ShapedPiece(lone: glyph, unit: unit, start: start, fontIndex: item.font, unitsPerEm: font.unitsPerEm,
-                                   size: size, style: item.style, level: item.level, breakAfter: breakAfter,
+                return ShapedPiece(lone: glyph, unit: unit, start: start, fontIndex: item.font, size: size, scale: scale,
+                                   style: item.style, level: item.level, breakAfter: breakAfter,
                                    letterSpacing: letterSpacing)
             }
         }
         return ShapedPiece(word: word ?? shapeWord(slice, item: item, font: font, language: language),
-                           start: start, fontIndex: item.font, size: size, style: item.style, level: item.level,
+                           start: start, fontIndex: item.font, size: size, scale: scale, style: item.style, level: item.level,
                            breakAfter: breakAfter, letterSpacing: letterSpacing)
     }
 
