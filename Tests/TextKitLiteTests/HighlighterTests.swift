@@ -8,6 +8,14 @@ import Testing
         highlighter.highlights(in: text).map { "\($0.kind) \($0.value)@\($0.range.lowerBound)" }
     }
 
+    /// The white space test that skips the property table agrees with it on every scalar.
+    @Test func whiteSpaceAgreesWithTheUnicodeProperty() {
+        let disagreeing = (0...0x10FFFF).compactMap(Unicode.Scalar.init).filter {
+            Highlighter.isWhiteSpace($0) != $0.properties.isWhitespace
+        }
+        #expect(disagreeing.isEmpty, "\(disagreeing.prefix(5).map { String($0.value, radix: 16) })")
+    }
+
     @Test func hashtagsAreWordsAndTopicsAreClosed() {
         #expect(found("#running #nofilter") == ["hashtag #running@0", "hashtag #nofilter@9"])
         #expect(found("#话题#") == ["topic #话题#@0"])

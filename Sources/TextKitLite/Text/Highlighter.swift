@@ -113,12 +113,12 @@ public struct Highlighter: Sendable, Hashable {
         var j = i + 1, scalars = 1
         var last: Unicode.Scalar?
         while let (scalar, next) = Self.scalar(units, at: j), scalar != "#", !Self.isLineBreak(scalar), scalars < 64 {
-            if last == nil, scalar.properties.isWhitespace { return nil }
+            if last == nil, Self.isWhiteSpace(scalar) { return nil }
             last = scalar
             j = next
             scalars += 1
         }
-        guard j < units.count, units[j] == 0x23, let last, !last.properties.isWhitespace else { return nil }
+        guard j < units.count, units[j] == 0x23, let last, !Self.isWhiteSpace(last) else { return nil }
         return j + 1
     }
 
@@ -147,7 +147,7 @@ public struct Highlighter: Sendable, Hashable {
         guard Self.matches(units, at: schemeEnd, "://") else { return nil }
         let start = schemeEnd + 3
         var j = start
-        while let (scalar, next) = Self.scalar(units, at: j), scalar.value < 0x3000, !scalar.properties.isWhitespace {
+        while let (scalar, next) = Self.scalar(units, at: j), scalar.value < 0x3000, !Self.isWhiteSpace(scalar) {
             j = next
         }
         // A URL does not end with sentence punctuation (all ASCII).
@@ -195,6 +195,15 @@ public struct Highlighter: Sendable, Hashable {
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: true
             default: false
             }
+        }
+    }
+
+    /// White_Space, without the property table for ASCII (most of a URL) and CJK ideographs.
+    static func isWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20: true
+        case 0x00...0x7F, 0x4E00...0x9FFF: false
+        default: scalar.properties.isWhitespace
         }
     }
 
