@@ -108,6 +108,24 @@ import Testing
         #expect(compared > 2_000)
     }
 
+    /// A width whose line limit is reached in the first paragraph keeps that paragraph's
+    /// empty-line metrics while the other widths go on into the next one: its last line,
+    /// truncated to nothing by an empty token, is as tall as measured alone (a fuzzer find).
+    @Test func aWidthStoppedEarlyKeepsItsParagraphsMetrics() throws {
+        let engine = TextEngine(fonts: Fixtures.engine.fonts)
+        let text = AttributedText([("abcdefgh\n", TextStyle(size: 10)), ("x", TextStyle(size: 30))])
+        var options = LayoutOptions(width: 3, maxLines: 2, truncationToken: AttributedText(""), lineHeightMode: .natural)
+        options.insets = EdgeInsets(top: 1, left: 1, bottom: 1, right: 1)
+        let widths = [3.0, 500]
+        let several = try engine.measure(text, options: options, widths: widths)
+        for (index, width) in widths.enumerated() {
+            var alone = options
+            alone.width = width
+            #expect(several[index] == (try engine.measure(text, options: alone)), "width \(width)")
+        }
+        #expect(several[0].isTruncated && !several[1].isTruncated)
+    }
+
     /// Cell styles: the feed's (right-to-left posts mirrored), and one with natural line
     /// heights, other limits and sizes, every cell mirrored.
     static let cellStyles: [FeedCellStyle] = {

@@ -20,9 +20,12 @@ struct LineBreakerFan<Receiver: LineReceiver>: ParagraphBreaking {
         self.fonts = fonts
     }
 
-    /// Sets every breaker's receiver up for the paragraph that comes next.
+    /// Sets the receiver of every breaker that takes the paragraph that comes next up for it:
+    /// a stopped breaker ignores it (`LineBreaker.beginParagraph`), and its receiver keeps
+    /// what it was told of its own last paragraph (the empty-line metrics its truncated last
+    /// line may need).
     mutating func forEachReceiver(_ body: (inout Receiver) -> Void) {
-        for index in breakers.indices { body(&breakers[index].receiver) }
+        for index in breakers.indices where !breakers[index].isStopped { body(&breakers[index].receiver) }
     }
 
     /// What `body` makes of each breaker, in order (each changed in place).
