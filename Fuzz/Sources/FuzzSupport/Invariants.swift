@@ -19,6 +19,22 @@ public enum Invariants {
         return layout
     }
 
+    /// Itemizing with runs that continue an item extended at once (`Itemizer.extendsRuns`)
+    /// gives the pieces that itemizing cluster by cluster gives.
+    public static func checkItemRuns(_ text: AttributedText, direction: ParagraphDirection, engine: TextEngine) {
+        func pieces(_ extendsRuns: Bool) -> [String] {
+            let itemizer = Itemizer(text: text, direction: direction, fonts: engine.fonts, cache: engine.shapeCache,
+                                    extendsRuns: extendsRuns)
+            return Paragraphs.split(text.utf16).flatMap { itemizer.shape($0).pieces }.map(\.debugDescription)
+        }
+        let (fast, general) = (pieces(true), pieces(false))
+        if fast != general {
+            let index = (0..<min(fast.count, general.count)).first { fast[$0] != general[$0] } ?? min(fast.count, general.count)
+            fail("extended runs itemize differently at piece \(index): \(index < fast.count ? fast[index] : "none") vs "
+                 + "\(index < general.count ? general[index] : "none") cluster by cluster")
+        }
+    }
+
     /// Every UTF-16 unit of the text is in exactly one line, in order, unless the text was
     /// truncated (then the lines still cover a prefix, in order, within `maxLines`); glyph
     /// arrays agree in length and every glyph position is finite.

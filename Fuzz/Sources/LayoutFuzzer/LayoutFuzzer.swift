@@ -40,6 +40,8 @@ struct LayoutFuzzerMain {
 ///    `FeedLineError`, never crash) and laid out as a feed cell, whose measurement
 ///    (`FeedPrecomputer.measure`) agrees with the layout to the bit; with the PGM flag, it is
 ///    read as a PGM image (an error or a bitmap of width × height pixels, never a trap).
+/// 7. * Itemizing with runs that continue an item extended at once gives the pieces that
+///    itemizing cluster by cluster gives (`Itemizer.extendsRuns`).
 enum LayoutFuzzer {
     static let fonts: FontFallbackChain = {
         do { return try BundledFonts.chain() } catch { fatalError("bundled fonts: \(error)") }
@@ -67,6 +69,7 @@ enum LayoutFuzzer {
         checkWidths(layout)
         checkLineStarts(layout)
         let shaped = Invariants.checkRelayout(layout, text: text, engine: engine)
+        Invariants.checkItemRuns(text, direction: options.direction, engine: engine)
         checkNarrowerRelayout(layout, shaped: shaped, engine: engine)
         checkRender(layout, fuzzCase: fuzzCase)
     }

@@ -237,6 +237,10 @@ public struct FontFallbackChain: Sendable, Hashable {
         return index
     }
 
+    /// The font index `resolve(scalar:preferred: nil)` gives `scalar` when the memo knows it, nil when it does not.
+    @inline(__always)
+    func memoizedFont(for scalar: UInt32) -> Int? { memo.fontIndex(for: scalar) }
+
     /// `resolve(cluster:preferred:)` for a cluster of one scalar, inlined into the
     /// itemizer's loop over clusters: the memo's answer, when there is one, without a call.
     @inline(__always)

@@ -49,9 +49,13 @@ struct Itemizer {
     let paragraphLevel: UInt8?
     let cache: ShapeCache
     let shaper: HarfBuzzShaper
+    /// Runs that continue an item (`continues(_:_:)`) extend it without the general
+    /// per-cluster steps (off: every cluster takes them, as the tests compare).
+    let extendsRuns: Bool
 
     /// An itemizer for a text shaped with a paragraph direction and a fallback chain.
-    init(text: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain, cache: ShapeCache) {
+    init(text: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain, cache: ShapeCache,
+         extendsRuns: Bool = true) {
         self.text = text
         // Empty when no style asks for a font of its own (the usual case): nothing to keep.
         preferredFonts = text.runs.allSatisfy { $0.style.font == .chain } ? [] : text.runs.map { fonts.preferredFont(for: $0.style) }
@@ -62,6 +66,7 @@ struct Itemizer {
         paragraphLevel = direction.level
         self.cache = cache
         shaper = HarfBuzzShaper()
+        self.extendsRuns = extendsRuns
     }
 
     func shape(_ paragraph: ParagraphRange) -> ShapedParagraph {
@@ -154,8 +159,14 @@ struct Itemizer {
         // The last full-width mark met, and the marks to squeeze.
         var previousMark: (kind: CJKPunctuation.Kind, start: Int, font: Int, style: Int)?
         var squeezedMarks: [Int] = []
-        for boundary in graphemes {
-            let clusterEnd = Int(boundary)
+        // With a boundary after every unit and no bidi levels, a run that continues the last
+        // item (`continues`) in its font extends it below, unit by unit, without the general
+        // steps: most clusters of a feed.
+        let unitClusters = extendsRuns && graphemes.isEveryUnit && levels.isEmpty
+        var g = 0
+        while g < graphemes.count {
+            let clusterEnd = Int(graphemes[g])
+            g += 1
             while runIndex + 1 < runCount, runEnd <= base + clusterStart {
                 runIndex += 1
                 runEnd = text.runs[runIndex].range.upperBound
@@ -233,9 +244,30 @@ struct Itemizer {
             }
             cutter.noteCluster(clusterStart..<clusterEnd, of: original)
             clusterStart = clusterEnd
+            if unitClusters, preferred == nil, let last = items.last, last.attachment < 0,
+               last.script == .han || last.script == .latin {
+                let end = runIndex + 1 < runCount ? min(original.count, runEnd - base) : original.count
+                var k = clusterStart
+                while k < end, Self.continues(last.script, original[k]), chain.memoizedFont(for: UInt32(original[k])) == last.font {
+                    k += 1
+                }
+                if k > clusterStart {
+                    items[items.count - 1].end = k
+                    (clusterStart, g) = (k, k)
+                }
+            }
         }
 
         return squeezedMarks.isEmpty ? items : Self.splitting(items, squeezing: squeezedMarks)
+    }
+
+    /// A unit that continues an item of `script`, Latin or Han, as the general steps would
+    /// find (`Script(of:)` without a call): after Latin, printable ASCII (letters, and
+    /// Common characters, which take the script before them); after Han, a CJK unified
+    /// ideograph (CJK punctuation goes through the general steps: marks may be squeezed).
+    @inline(__always)
+    private static func continues(_ script: Script, _ unit: UInt16) -> Bool {
+        script == .han ? unit &- 0x4E00 < 0x5200 : unit &- 0x20 < 0x5F
     }
 
     /// `items` with each mark at `marks` (ascending cluster starts, one unit each) an item

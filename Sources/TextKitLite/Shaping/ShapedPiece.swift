@@ -321,3 +321,17 @@ struct ShapedPiece: Sendable {
         return (first, second)
     }
 }
+
+extension ShapedPiece: CustomDebugStringConvertible {
+    /// Its range, font, level, style, break, width and glyphs (a word by identity), for
+    /// comparing pieces made two ways.
+    var debugDescription: String {
+        let glyphs = switch glyphs {
+        case .word(let word, let range): "word \(ObjectIdentifier(word).hashValue) \(range)"
+        case .lone(let glyph): "lone \(glyph)"
+        case .attachment(let index, _, _): "attachment \(index)"
+        }
+        return "\(start)..<\(end) font \(fontIndex) level \(level) style \(style) break \(breakAfter) "
+            + "width \(width) hang \(hang) \(glyphs)"
+    }
+}

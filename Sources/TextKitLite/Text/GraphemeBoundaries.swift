@@ -12,6 +12,9 @@ struct GraphemeBoundaries: RandomAccessCollection, Sendable {
 
     var startIndex: Int { 0 }
 
+    /// There is a boundary after every unit: boundary `i` is `base + i + 1`.
+    var isEveryUnit: Bool { relative == nil }
+
     /// A boundary after every unit of a paragraph of `length` units.
     init(everyUnitOf length: Int, base: Int32 = 0) {
         relative = nil
