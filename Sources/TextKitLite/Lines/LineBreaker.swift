@@ -325,8 +325,6 @@ enum LineCuts {
         _ pieces: Pieces, at offset: Int32, head keepsHead: Bool = true, tail keepsTail: Bool = true
     ) -> (head: [ShapedPiece], tail: [ShapedPiece]) {
         var head: [ShapedPiece] = [], tail: [ShapedPiece] = []
-        if keepsHead { head.reserveCapacity(pieces.underestimatedCount) }
-        if keepsTail { tail.reserveCapacity(pieces.underestimatedCount) }
         for piece in pieces {
             if piece.end <= offset {
                 if keepsHead { head.append(piece) } else { continue }
