@@ -237,7 +237,8 @@ public struct FontFallbackChain: Sendable, Hashable {
         return index
     }
 
-    /// The font index `resolve(scalar:preferred: nil)` gives `scalar` when the memo knows it, nil when it does not.
+    /// The font index `resolve(scalar:preferred: nil)` gives `scalar` when the memo knows it
+    /// (its first step), nil when it does not.
     @inline(__always)
     func memoizedFont(for scalar: UInt32) -> Int? { memo.fontIndex(for: scalar) }
 
@@ -245,7 +246,7 @@ public struct FontFallbackChain: Sendable, Hashable {
     /// itemizer's loop over clusters: the memo's answer, when there is one, without a call.
     @inline(__always)
     func resolve(scalar: UInt32, preferred: Font?) -> Int? {
-        if preferred == nil, let index = memo.fontIndex(for: scalar) { return index }
+        if preferred == nil, let index = memoizedFont(for: scalar) { return index }
         return withUnsafePointer(to: scalar) { resolve(cluster: UnsafeBufferPointer(start: $0, count: 1), preferred: preferred) }
     }
 
