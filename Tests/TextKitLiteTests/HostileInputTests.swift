@@ -362,6 +362,27 @@ import Testing
         expectNoLineStartsWithWhiteSpace(narrow)
     }
 
+    /// A long unit of many pieces (the script changes at every character, and no break
+    /// opportunity) is cut over lines by emergency breaks. Each cut takes a line's work:
+    /// the rest of the unit is neither copied nor summed again (it was, in quadratic time:
+    /// 80,000 "aα" took 5 s), yet each line's width is still its pieces' width.
+    @Test(arguments: [0.0, -3, 4])
+    func longUnitOfManyPiecesIsCutLineByLine(_ letterSpacing: Double) throws {
+        let text = AttributedText(String(repeating: "aα", count: 400), style: TextStyle(size: 17, letterSpacing: letterSpacing))
+        let options = LayoutOptions(width: 100)
+        let layout = try Fixtures.engine.layout(text, options: options)
+        expectEveryCharacterInOneLine(layout)
+        #expect(layout.lines.count > 10)
+        for (index, line) in layout.lines.enumerated() {
+            let width = line.runs.reduce(0) { $0 + $1.width }
+            #expect(abs(line.frame.width - width) < 1e-9, "line \(index): \(line.frame.width) against its runs' \(width)")
+            #expect(line.frame.width <= 100 + 1e-6)
+        }
+        #expect(try Fixtures.engine.measure(text, options: options) == TextMeasurement(layout))
+        let again = try Fixtures.engine.layout(text, options: LayoutOptions(width: layout.measuredWidth))
+        #expect(again.lines.map(\.range) == layout.lines.map(\.range), "relayout at the measured width \(layout.measuredWidth)")
+    }
+
     @Test
     func pgmHeaderWhoseSizeOverflows() {
         let data = Array("P5\n4294967296 4294967296\n255\n".utf8) + [0, 0]

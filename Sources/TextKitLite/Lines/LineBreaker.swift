@@ -165,12 +165,16 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// goes on the next line, cut over lines when it does not fit one.
     private mutating func placeAfterLine(_ unit: BreakUnit, _ pieces: [ShapedPiece]) {
         var unit = unit, pieces = pieces
+        // `pieces` holds only the unit's pieces, and no one else holds it: an emergency
+        // break may cut the unit in place.
+        var ownsPieces = false
         while !isStopped {
             if isClosing {
                 if let rest = hangLeadingWhiteSpace(of: pieces[unit.pieces]) {
                     if rest.isEmpty { return }  // all white space: the line waits for what follows
                     pieces = rest
                     unit = BreakUnit(pieces)
+                    ownsPieces = true
                 }
                 endLine(at: lineEnd, isParagraphEnd: false)
                 continue
@@ -184,10 +188,14 @@ struct LineBreaker<Receiver: LineReceiver> {
                 close(at: unit.start)
                 continue
             }
-            let tail = emergencyBreak(pieces[unit.pieces])
-            if tail.isEmpty { return }
-            pieces = tail
-            unit = BreakUnit(pieces)
+            if !ownsPieces {
+                // Copied once: the lines cut from it after are each a line's work, not the
+                // rest of the unit's (a long unit of many pieces would take quadratic time).
+                pieces = Array(pieces[unit.pieces])
+                (unit.first, unit.end) = (0, Int32(pieces.count))
+                ownsPieces = true
+            }
+            if !emergencyBreak(&unit, of: &pieces) { return }
         }
     }
 
@@ -230,11 +238,19 @@ struct LineBreaker<Receiver: LineReceiver> {
         return rest
     }
 
-    /// Puts as many grapheme clusters of a unit's `pieces` as fit (at least one) on the
-    /// empty line, which closes; returns the rest.
-    private mutating func emergencyBreak(_ pieces: ArraySlice<ShapedPiece>) -> [ShapedPiece] {
-        let cut = LineCuts.fittingPrefix(pieces, graphemes: graphemes, width: limit)
-        let (head, tail) = LineCuts.split(pieces, at: cut)
+    /// Puts as many grapheme clusters of a unit, `pieces[unit.pieces]`, as fit (at least
+    /// one) on the empty line, which closes. Returns whether some are left: then `unit` and
+    /// `pieces` hold the rest, whose width is the unit's less the line's.
+    private mutating func emergencyBreak(_ unit: inout BreakUnit, of pieces: inout [ShapedPiece]) -> Bool {
+        let cut = LineCuts.fittingPrefix(pieces[unit.pieces], graphemes: graphemes, width: limit)
+        // The line's pieces: those before the cut, and the first part of one it cuts.
+        var k = Int(unit.first)
+        while k < Int(unit.end), pieces[k].end <= cut { k += 1 }
+        var head = Array(pieces[Int(unit.first)..<k])
+        if k < Int(unit.end), pieces[k].start < cut, let (first, second) = pieces[k].split(at: cut) {
+            head.append(first)
+            pieces[k] = second
+        }
         let placed = BreakUnit(head)
         lineStart = placed.start
         receiver.place(placed, of: head)
@@ -243,8 +259,16 @@ struct LineBreaker<Receiver: LineReceiver> {
         close(at: cut)
         // When the whole unit went on the line, white space that starts the units after it
         // hangs here too (a BA space such as U+3000 after " "): the line stays closing.
-        if !tail.isEmpty { endLine(at: cut, isParagraphEnd: false) }
-        return tail
+        guard k < Int(unit.end) else { return false }
+        endLine(at: cut, isParagraphEnd: false)
+        // The rest ends where the unit ends, so its trailing hanging white space is the
+        // unit's; its width is found without summing it again.
+        unit.first = Int32(k)
+        unit.start = pieces[k].start
+        unit.width -= placed.width
+        unit.metrics = nil
+        assert(unit.hang == LineCuts.trailingHang(pieces, unit.pieces))
+        return true
     }
 
     private mutating func endLine(at end: Int32, isParagraphEnd: Bool) {
