@@ -31,6 +31,7 @@ kinds = {
     "zwj-emoji-chain": lambda n: "\u200d".join(["👩"] * (n // 3)),
     "no-break-opportunity": lambda n: "x" * n,
     "script-change-no-break": lambda n: "aα" * (n // 2),
+    "rtl-no-break-opportunity": lambda n: "א" * n,
     "spaces-and-en-quads": lambda n: " \u2000" * (n // 2),
     "bidi-controls": lambda n: "\u202e\u2067ab" * (n // 4),
     "empty-paragraphs": lambda n: "\n" * n,

@@ -362,20 +362,26 @@ import Testing
         expectNoLineStartsWithWhiteSpace(narrow)
     }
 
-    /// A long unit of many pieces (the script changes at every character, and no break
-    /// opportunity) is cut over lines by emergency breaks. Each cut takes a line's work:
-    /// the rest of the unit is neither copied nor summed again (it was, in quadratic time:
-    /// 80,000 "aα" took 5 s), yet each line's width is still its pieces' width.
-    @Test(arguments: [0.0, -3, 4])
-    func longUnitOfManyPiecesIsCutLineByLine(_ letterSpacing: Double) throws {
-        let text = AttributedText(String(repeating: "aα", count: 400), style: TextStyle(size: 17, letterSpacing: letterSpacing))
+    /// A long unit is cut over lines by emergency breaks, each cut a line's work: a unit of
+    /// many pieces (the script changes at every character, no break opportunity) is neither
+    /// copied nor summed again per line, and a long word is cut with a binary search, its
+    /// rest's letter spacing not summed again (both took quadratic time: 80,000 "aα" took
+    /// 5 s). Each line is as wide as its text laid out alone.
+    @Test(arguments: [String(repeating: "aα", count: 400), String(repeating: "x", count: 800),
+                      String(repeating: "א", count: 800)],
+          [0.0, -3, 4])
+    func longUnitsAreCutLineByLine(_ string: String, _ letterSpacing: Double) throws {
+        let text = AttributedText(string, style: TextStyle(size: 17, letterSpacing: letterSpacing))
         let options = LayoutOptions(width: 100)
         let layout = try Fixtures.engine.layout(text, options: options)
         expectEveryCharacterInOneLine(layout)
         #expect(layout.lines.count > 10)
+        let units = Array(string.utf16)
         for (index, line) in layout.lines.enumerated() {
-            let width = line.runs.reduce(0) { $0 + $1.width }
-            #expect(abs(line.frame.width - width) < 1e-9, "line \(index): \(line.frame.width) against its runs' \(width)")
+            // The line's text laid out alone: its width summed afresh, not from a cut.
+            let alone = try Fixtures.engine.layout(
+                AttributedText(String(decoding: units[line.range], as: UTF16.self), style: text.runs[0].style), options: LayoutOptions())
+            #expect(abs(line.frame.width - alone.measuredWidth) < 1e-9, "line \(index): \(line.frame.width) against \(alone.measuredWidth) alone")
             #expect(line.frame.width <= 100 + 1e-6)
         }
         #expect(try Fixtures.engine.measure(text, options: options) == TextMeasurement(layout))

@@ -171,7 +171,8 @@ struct ShapedPiece: Sendable {
 
     /// Measures the piece as glyphs `range` of `word`.
     ///
-    /// - Complexity: O(1) from the word's prefix sums (O(log n) for inner white space).
+    /// - Complexity: O(1) from the word's prefix sums (O(log n) for inner white space), O(n)
+    ///   in the range's glyphs when letter-spaced.
     private mutating func measure(_ word: ShapedWord, _ range: Range<Int32>) {
         let scale = size / Double(word.font.unitsPerEm)
         let glyphs = Int(range.lowerBound)..<Int(range.upperBound)
@@ -298,18 +299,15 @@ struct ShapedPiece: Sendable {
     ///
     /// - Returns: the logical first and second parts, or nil when `offset` is not strictly
     ///   inside the piece.
+    /// - Complexity: O(log n) in the piece's glyphs, plus O(n) in the first part's when the
+    ///   piece is letter-spaced: cutting a long word line by line stays linear.
     func split(at offset: Int32) -> (ShapedPiece, ShapedPiece)? {
         guard offset > start, offset < end, case .word(let word, let range) = glyphs else { return nil }
-        let relative = offset - wordStart
-        var k = range.lowerBound
-        if word.rightToLeft {
-            while k < range.upperBound, word.clusters[Int(k)] >= relative { k += 1 }
-        } else {
-            while k < range.upperBound, word.clusters[Int(k)] < relative { k += 1 }
-        }
         // Glyphs are in visual order: a right-to-left word's logical first part is on its right.
-        let (firstGlyphs, secondGlyphs) = word.rightToLeft
-            ? (k..<range.upperBound, range.lowerBound..<k) : (range.lowerBound..<k, k..<range.upperBound)
+        let found = word.glyphs(from: offset - wordStart, in: Int(range.lowerBound)..<Int(range.upperBound))
+        let secondGlyphs = Int32(found.lowerBound)..<Int32(found.upperBound)
+        let firstGlyphs = word.rightToLeft
+            ? secondGlyphs.upperBound..<range.upperBound : range.lowerBound..<secondGlyphs.lowerBound
         var first = self, second = self
         first.end = offset
         first.breakAfter = false
@@ -317,7 +315,14 @@ struct ShapedPiece: Sendable {
         first.measure(word, firstGlyphs)
         second.start = offset
         second.glyphs = .word(word, secondGlyphs)
-        second.measure(word, secondGlyphs)
+        if letterSpacing != 0, hangStart >= offset {
+            // Letter spacing is summed cluster by cluster: the second part, the rest of a long
+            // word cut line by line, is what the first leaves, and its trailing white space
+            // is the piece's own.
+            second.width = width - first.width
+        } else {
+            second.measure(word, secondGlyphs)
+        }
         return (first, second)
     }
 }
