@@ -18,7 +18,7 @@ enum TextMeasurer {
     static func measure(_ text: AttributedText, options: LayoutOptions, widths: [Double], engine: TextEngine) -> [TextMeasurement] {
         var fan = LineBreakerFan(widths.map { breaker(text, options: options.at(width: $0), fonts: engine.fonts) }, fonts: engine.fonts)
         let paragraphCount = stream(text, options: options, engine: engine, into: &fan) { fan, empty in
-            fan.forEachReceiver { $0.emptyLineMetrics = empty }
+            fan.forEachActiveReceiver { $0.emptyLineMetrics = empty }
         }
         return fan.map { index, breaker in
             measurement(&breaker, text: text, paragraphCount: paragraphCount, fonts: engine.fonts,

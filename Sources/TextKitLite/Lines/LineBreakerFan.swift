@@ -24,7 +24,7 @@ struct LineBreakerFan<Receiver: LineReceiver>: ParagraphBreaking {
     /// a stopped breaker ignores it (`LineBreaker.beginParagraph`), and its receiver keeps
     /// what it was told of its own last paragraph (the empty-line metrics its truncated last
     /// line may need).
-    mutating func forEachReceiver(_ body: (inout Receiver) -> Void) {
+    mutating func forEachActiveReceiver(_ body: (inout Receiver) -> Void) {
         for index in breakers.indices where !breakers[index].isStopped { body(&breakers[index].receiver) }
     }
 
