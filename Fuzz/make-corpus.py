@@ -36,6 +36,10 @@ CASES = {
     "start-truncation": (header(width=40, lines=1, trunc=1, token=10), "The quick brown fox jumps over the lazy dog again and again"),
     "cancel-uniform": (header(width=30, lh=2, cancel=1, mult=2), "one two three four five six seven eight nine ten"),
     "maxlines-prefix-bidi": (header(width=50, lines=2), " ".join(str(i) for i in range(300)) + " مرحبا بالعالم"),
+    # Units too wide for a line, cut over many lines: one of 400 pieces (the script changes at
+    # every character), and one right-to-left word, letter-spaced in its second style.
+    "long-unit-of-pieces": (header(width=20), "aα" * 200 + " end"),
+    "long-rtl-word-spaced": (header(width=25, two=True, pixels=6 << 2), "א" * 300 + " שלום"),
 }
 
 SANS, BOLD, CJK, EMOJI = range(4)
