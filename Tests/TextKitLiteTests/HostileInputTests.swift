@@ -362,11 +362,11 @@ import Testing
         expectNoLineStartsWithWhiteSpace(narrow)
     }
 
-    /// A long unit is cut over lines by emergency breaks, each cut a line's work: a unit of
-    /// many pieces (the script changes at every character, no break opportunity) is neither
-    /// copied nor summed again per line, and a long word is cut with a binary search, its
-    /// rest's letter spacing not summed again (both took quadratic time: 80,000 "aα" took
-    /// 5 s). Each line is as wide as its text laid out alone.
+    /// A long unit is cut over lines by emergency breaks, each cut a line's work (else a long
+    /// unit takes quadratic time): a unit of many pieces (the script changes at every
+    /// character, no break opportunity) is neither copied nor summed again per line, and a
+    /// long word is cut with a binary search, its rest's letter spacing not summed again.
+    /// Each line is as wide as its text laid out alone.
     @Test(arguments: [String(repeating: "aα", count: 400), String(repeating: "x", count: 800),
                       String(repeating: "א", count: 800)],
           [0.0, -3, 4])
