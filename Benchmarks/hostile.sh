@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Cost per KB of the worst texts against ordinary ones, on the user's path: whole
-# `textrender measure` processes (feed cells at 375 pt, whose body shows 6 lines; and
-# texts alone at 375 pt with no line limit: every line laid out) over feeds of about
-# 2 MB each, every post a 100,000-character hostile text, and over generated posts.
+# `textrender measure` processes (feed cells at 375 pt, whose body shows 6 lines; texts
+# alone at 375 pt with no line limit: every line laid out; and the same letter-spaced by
+# 2 points) over feeds of about 2 MB each, every post a 100,000-character hostile text,
+# and over generated posts.
 #
 #   Benchmarks/hostile.sh [KB]      default 2048 KB per feed
 #
@@ -64,12 +65,16 @@ best_us_per_kb() {  # FILE ARGS...: best of three whole-process runs, µs per KB
     echo $(( best * 1024 / bytes ))
 }
 
-printf '%-24s %6s %12s %7s %12s %7s\n' feed KB "cells µs/KB" ratio "texts µs/KB" ratio
+spaced=(--layout text --letter-spacing 2)
+printf '%-24s %6s %12s %7s %12s %7s %13s %7s\n' feed KB "cells µs/KB" ratio "texts µs/KB" ratio "spaced µs/KB" ratio
 base_cell=$(best_us_per_kb "$work/ordinary.jsonl")
 base_text=$(best_us_per_kb "$work/ordinary.jsonl" --layout text)
+base_spaced=$(best_us_per_kb "$work/ordinary.jsonl" "${spaced[@]}")
 for file in "$work"/*.jsonl; do
     name=$(basename "$file" .jsonl)
     cell=$(best_us_per_kb "$file"); text=$(best_us_per_kb "$file" --layout text)
-    printf '%-24s %6d %12d %7.2f %12d %7.2f\n' "$name" $(( $(wc -c < "$file") / 1024 )) "$cell" \
-        "$(echo "$cell / $base_cell" | bc -l)" "$text" "$(echo "$text / $base_text" | bc -l)"
+    spaced_text=$(best_us_per_kb "$file" "${spaced[@]}")
+    printf '%-24s %6d %12d %7.2f %12d %7.2f %13d %7.2f\n' "$name" $(( $(wc -c < "$file") / 1024 )) "$cell" \
+        "$(echo "$cell / $base_cell" | bc -l)" "$text" "$(echo "$text / $base_text" | bc -l)" \
+        "$spaced_text" "$(echo "$spaced_text / $base_spaced" | bc -l)"
 done

@@ -49,7 +49,8 @@ public struct FeedMeasurer: Sendable {
     /// The widths measured at, in output order (never empty).
     public let widths: [Double]
     private let maxLines: Int
-    private let textStyle: TextStyle
+    /// The style of a text alone (`.text`).
+    public let textStyle: TextStyle
 
     /// A measurer of posts through a precomputer.
     ///
@@ -60,19 +61,22 @@ public struct FeedMeasurer: Sendable {
     ///     output order; at several, each post is itemized and shaped once for all.
     ///   - maxLines: lines of a text alone before truncation (0: all); a cell's body takes
     ///     its limit from the precomputer's style.
+    ///   - textStyle: the style of a text alone (weight, slant, letter spacing, features,
+    ///     and the language of posts that give none); nil for the cell style's body size and
+    ///     nothing else. A cell's texts take their styles from the precomputer's style.
     /// - Precondition: `widths` is not empty.
-    public init(precomputer: FeedPrecomputer, subject: Subject, widths: [Double], maxLines: Int = 0) {
+    public init(precomputer: FeedPrecomputer, subject: Subject, widths: [Double], maxLines: Int = 0, textStyle: TextStyle? = nil) {
         precondition(!widths.isEmpty, "FeedMeasurer needs a width")
         self.precomputer = precomputer
         self.subject = subject
         self.widths = widths
         self.maxLines = maxLines
-        textStyle = TextStyle(size: precomputer.style.bodySize)
+        self.textStyle = textStyle ?? TextStyle(size: precomputer.style.bodySize)
     }
 
-    /// A measurer at one width (see `init(precomputer:subject:widths:maxLines:)`).
-    public init(precomputer: FeedPrecomputer, subject: Subject, width: Double, maxLines: Int = 0) {
-        self.init(precomputer: precomputer, subject: subject, widths: [width], maxLines: maxLines)
+    /// A measurer at one width (see `init(precomputer:subject:widths:maxLines:textStyle:)`).
+    public init(precomputer: FeedPrecomputer, subject: Subject, width: Double, maxLines: Int = 0, textStyle: TextStyle? = nil) {
+        self.init(precomputer: precomputer, subject: subject, widths: [width], maxLines: maxLines, textStyle: textStyle)
     }
 
     /// Measures one post at every width.
@@ -85,7 +89,7 @@ public struct FeedMeasurer: Sendable {
             measured = try precomputer.measure(post, widths: widths).map { ($0.text("body"), $0.height, $0.isTruncated) }
         case .text:
             var style = textStyle
-            style.language = post.language
+            style.language = post.language ?? textStyle.language
             let text = precomputer.emoticons.attributed(AttributedText(post.text, style: style))
             let options = LayoutOptions(width: widths[0], maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing)
             measured = try precomputer.engine.measure(text, options: options, widths: widths).map { ($0, $0.height, $0.isTruncated) }

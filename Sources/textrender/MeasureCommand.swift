@@ -16,6 +16,9 @@ struct MeasureCommand: ParsableCommand {
             With several widths (--width 320,375,414,768) each line is {"id", "layouts":
             [{"width", "height", "lines", "lineStarts", "truncated"}, ...]} in their order,
             each equal to a run at that width alone; a post is shaped once for all of them.
+            With --layout text, --weight, --italic, --letter-spacing, --features and --lang
+            style the text as render's options do (a post's own "lang" wins over --lang); a
+            cell's texts have the feed's styles.
             A malformed line is reported on stderr with its line number and skipped.
             Exit status: 0, or 2 when some lines were bad (all good posts are still output).
             """)
@@ -25,8 +28,23 @@ struct MeasureCommand: ParsableCommand {
     @Option(help: "What to measure: cell (the whole feed cell) or text (the post's text alone).")
     var layout: FeedMeasurer.Subject = .cell
 
+    @OptionGroup(title: "Text style of --layout text") var style: ShapingStyleOptions
+
     func validate() throws {
-        if layout == .cell { try feed.validateCellWidth() }
+        if layout == .cell {
+            try feed.validateCellWidth()
+            if style.isGiven {
+                throw ValidationError("--weight, --italic, --letter-spacing, --features and --lang style a text alone: give them with --layout text (a cell's texts have the feed's styles)")
+            }
+        }
+    }
+
+    /// The style of a text alone: the body size, and the style options.
+    func textStyle() throws -> TextStyle {
+        var settings = RenderSettings()
+        settings.fontSize = feed.fontOptions.fontSize
+        try style.apply(to: &settings)
+        return settings.style
     }
 
     func run() throws {
@@ -35,7 +53,8 @@ struct MeasureCommand: ParsableCommand {
         // Nothing is drawn: heights, line starts and truncation are measured, not laid out.
         let precomputer = try feed.streamingPrecomputer()
         let engine = precomputer.engine
-        let measurer = FeedMeasurer(precomputer: precomputer, subject: layout, widths: feed.widths.values, maxLines: feed.maxLines ?? 0)
+        let measurer = FeedMeasurer(precomputer: precomputer, subject: layout, widths: feed.widths.values, maxLines: feed.maxLines ?? 0,
+                                    textStyle: try textStyle())
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)
         var output = JSONLinesWriter()

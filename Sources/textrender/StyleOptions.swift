@@ -3,20 +3,14 @@ import TextKitLite
 
 extension TextStyle.Weight: ExpressibleByArgument {}
 
-/// Text style options of `render`: weight, slant, decorations, letter spacing, features,
-/// language.
-struct StyleOptions: ParsableArguments {
+/// The style options that change how text is shaped and broken into lines: weight, slant,
+/// letter spacing, features, language (`render`, and `measure --layout text`).
+struct ShapingStyleOptions: ParsableArguments {
     @Option(help: "Font weight: \(TextStyle.Weight.allCases.map(\.rawValue).joined(separator: ", ")). Bold uses a bold face of the family when the chain has one (the bundled DejaVu Sans Bold), else emboldens the glyphs.")
     var weight: TextStyle.Weight = .regular
 
     @Flag(help: "Italic: an italic face of the family when the chain has one, else slanted glyphs.")
     var italic = false
-
-    @Flag(help: "Underline the text (position and thickness from the font).")
-    var underline = false
-
-    @Flag(help: "Strike the text through (position and thickness from the font).")
-    var strikethrough = false
 
     @Option(name: .customLong("letter-spacing"), parsing: .unconditional,
             help: "Extra points after each grapheme cluster (not inside joined Arabic words).")
@@ -33,10 +27,11 @@ struct StyleOptions: ParsableArguments {
     func validate() throws {
         if let reason = OptionRules.letterSpacing(letterSpacing) { throw ValidationError("invalid --letter-spacing \(letterSpacing): \(reason)") }
         _ = try featureList()
-        if let language, !TextStyle.isWellFormedLanguage(language) {
-            throw ValidationError("invalid --lang \"\(language)\": expected a BCP 47 language tag such as ja, ko, zh-Hans, zh-Hant, en-US")
-        }
+        if let language, let reason = OptionRules.language(language) { throw ValidationError("invalid --lang \"\(language)\": \(reason)") }
     }
+
+    /// True when any option was given a value other than its default.
+    var isGiven: Bool { weight != .regular || italic || letterSpacing != 0 || features != nil || language != nil }
 
     private func featureList() throws -> [FontFeature] {
         guard let features else { return [] }
@@ -48,7 +43,24 @@ struct StyleOptions: ParsableArguments {
 
     /// Sets the style in render settings.
     func apply(to settings: inout RenderSettings) throws {
-        (settings.weight, settings.italic, settings.underline, settings.strikethrough) = (weight, italic, underline, strikethrough)
-        (settings.letterSpacing, settings.features, settings.language) = (letterSpacing, try featureList(), language)
+        (settings.weight, settings.italic, settings.letterSpacing) = (weight, italic, letterSpacing)
+        (settings.features, settings.language) = (try featureList(), language)
+    }
+}
+
+/// Text style options of `render`: the shaping options and decorations.
+struct StyleOptions: ParsableArguments {
+    @OptionGroup var shaping: ShapingStyleOptions
+
+    @Flag(help: "Underline the text (position and thickness from the font).")
+    var underline = false
+
+    @Flag(help: "Strike the text through (position and thickness from the font).")
+    var strikethrough = false
+
+    /// Sets the style in render settings.
+    func apply(to settings: inout RenderSettings) throws {
+        try shaping.apply(to: &settings)
+        (settings.underline, settings.strikethrough) = (underline, strikethrough)
     }
 }

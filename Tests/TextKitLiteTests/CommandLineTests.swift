@@ -197,6 +197,41 @@ enum TextRenderTool {
         #expect(starts[1] < layout.lines[1].range.lowerBound)  // scalars, not UTF-16 units
     }
 
+    /// `measure --layout text` takes `render`'s style options and measures what `render`
+    /// lays out with them; a post's own language wins over `--lang`; a cell refuses them.
+    @Test func measureTextModeTakesRendersStyleOptions() throws {
+        let text = "Letter spacing widens every line of this text 「東京」"
+        func measured(_ post: String, _ options: [String]) throws -> (height: Double, starts: [Int]) {
+            let result = try TextRenderTool.run(["measure", "--layout", "text", "--width", "120"] + options, stdin: Data(post.utf8))
+            #expect(result.status == 0, "\(options): \(result.stderr)")
+            let record = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+            return (record["height"] as! Double, record["lineStarts"] as! [Int])
+        }
+        let post = #"{"id": 1, "text": "\#(text)"}"#
+        let plain = try measured(post, [])
+        for options in [["--letter-spacing", "3"], ["--letter-spacing", "-1.5"], ["--weight", "bold"], ["--italic"],
+                        ["--features=-kern,-liga"], ["--lang", "ja"], ["--weight", "bold", "--letter-spacing", "2", "--lang", "zh-Hant"]] {
+            let rendered = try TextRenderTool.run(["render", text, "--width", "120", "--json"] + options)
+            #expect(rendered.status == 0, "\(options): \(rendered.stderr)")
+            let layout = try JSONSerialization.jsonObject(with: Data(rendered.stdout.utf8)) as! [String: Any]
+            let lines = layout["lines"] as! [[String: Any]]
+            let styled = try measured(post, options)
+            #expect(styled.height == layout["height"] as! Double, "\(options)")
+            #expect(styled.starts == lines.map { $0["scalarStart"] as! Int }, "\(options)")
+            if options.contains("--letter-spacing") || options.contains("--weight") {
+                #expect(styled.starts != plain.starts, "\(options) changed nothing")
+            }
+        }
+        // A post's "lang" wins over --lang.
+        let japanese = try measured(#"{"id": 1, "text": "\#(text)", "lang": "ja"}"#, ["--lang", "ko"])
+        #expect(japanese == (try measured(post, ["--lang", "ja"])))
+        let cell = try TextRenderTool.run(["measure", "--letter-spacing", "3"], stdin: Data(post.utf8))
+        #expect(cell.status == 64 && cell.stdout.isEmpty)
+        #expect(cell.stderr.contains("--letter-spacing") && cell.stderr.contains("--layout text"), "\(cell.stderr)")
+        let bad = try TextRenderTool.run(["measure", "--layout", "text", "--letter-spacing", "nan"], stdin: Data(post.utf8))
+        #expect(bad.status == 64 && bad.stderr.contains("invalid --letter-spacing nan"), "\(bad.stderr)")
+    }
+
     @Test func feedAndMeasureAgreeOnHeights() throws {
         let directory = Fixtures.temporaryPath("feed")
         let feed = Fixtures.temporaryPath("feed.jsonl")

@@ -14,8 +14,13 @@ struct MeasureParameters: Equatable {
     var lineSpacing = 0.0
     /// The server's emoticon table (`emoticons=on`, the default) or none (`off`).
     var emoticons = true
+    /// A text alone's style besides its size (`layout=text`): weight, italic, letter-spacing,
+    /// features and lang, as `textrender measure` takes them.
+    var textStyle = RenderSettings()
 
-    static let names = ["width", "layout", "max-lines", "font-size", "line-spacing", "emoticons"]
+    /// The parameters that style a text alone.
+    static let styleNames = ["weight", "italic", "letter-spacing", "features", "lang"]
+    static let names = ["width", "layout", "max-lines", "font-size", "line-spacing", "emoticons"] + styleNames
 
     init() {}
 
@@ -56,6 +61,23 @@ struct MeasureParameters: Equatable {
                 case "off": emoticons = false
                 default: throw invalid("must be on or off")
                 }
+            case "weight":
+                guard let weight = TextStyle.Weight(rawValue: String(value)) else {
+                    throw invalid("must be \(TextStyle.Weight.allCases.map(\.rawValue).joined(separator: " or "))")
+                }
+                textStyle.weight = weight
+            case "italic":
+                guard let italic = Bool(String(value)) else { throw invalid("must be true or false") }
+                textStyle.italic = italic
+            case "letter-spacing":
+                textStyle.letterSpacing = try number()
+                if let reason = OptionRules.letterSpacing(textStyle.letterSpacing) { throw invalid(reason) }
+            case "features":
+                guard let list = FontFeature.list(String(value)) else { throw invalid(OptionRules.featuresReason) }
+                textStyle.features = list
+            case "lang":
+                if let reason = OptionRules.language(String(value)) { throw invalid(reason) }
+                textStyle.language = String(value)
             default:
                 throw .badRequest("unknown query parameter \(name) (known: \(Self.names.joined(separator: ", ")))")
             }
@@ -65,6 +87,10 @@ struct MeasureParameters: Equatable {
                 throw .badRequest("invalid query parameter width=\(givenWidth ?? "\(width)"): \(reason)")
             }
         }
+        if subject == .cell, let name = Self.styleNames.first(where: { seen.contains(Substring($0)) }) {
+            throw .badRequest("query parameter \(name) styles a text alone: give it with layout=text (a cell's texts have the feed's styles)")
+        }
+        textStyle.fontSize = fontSize
     }
 
     var cellStyle: FeedCellStyle { FeedCellStyle(bodySize: fontSize, lineSpacing: lineSpacing, bodyMaxLines: maxLines) }
@@ -151,7 +177,8 @@ extension TextService {
             throw ServiceError.badRequest("no valid post in the request body (\(bad.count) bad line\(bad.count == 1 ? "" : "s")); line \(first.line): \(first.reason)")
         }
         let measurer = FeedMeasurer(precomputer: precomputer(style: parameters.cellStyle, emoticons: parameters.emoticons),
-                                    subject: parameters.subject, widths: parameters.widths, maxLines: parameters.maxLines ?? 0)
+                                    subject: parameters.subject, widths: parameters.widths, maxLines: parameters.maxLines ?? 0,
+                                    textStyle: parameters.textStyle.style)
         return Response(status: .ok, headers: [.contentType: "application/jsonl; charset=utf-8"], body: ResponseBody { writer in
             // The slot is held until the response is written.
             defer { withExtendedLifetime(ticket) {} }

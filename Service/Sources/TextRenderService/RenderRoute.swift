@@ -93,9 +93,7 @@ struct RenderRequest: Decodable, Sendable {
         settings.scale = try value("scale") ?? settings.scale
         settings.maxPixels = try value("maxPixels") ?? settings.maxPixels
         if let language: String = try value("lang") {
-            guard TextStyle.isWellFormedLanguage(language) else {
-                throw invalid("lang", "\"\(language)\"", "expected a BCP 47 language tag such as ja, ko, zh-Hans, zh-Hant, en-US")
-            }
+            if let reason = OptionRules.language(language) { throw invalid("lang", "\"\(language)\"", reason) }
             settings.language = language
         }
         settings.inkOverflow = try value("exactBox") ?? false ? .clip : .include

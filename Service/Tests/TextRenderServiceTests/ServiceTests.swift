@@ -30,6 +30,9 @@ import TextRenderService
         ("width=320", ["--width", "320"]),
         ("width=250&layout=text&max-lines=3", ["--width", "250", "--layout", "text", "--max-lines", "3"]),
         ("width=320,375,414,768", ["--width", "320,375,414,768"]),
+        ("width=250,320&layout=text&weight=bold&italic=true&letter-spacing=1.5&features=-liga,tnum&lang=ja",
+         ["--width", "250,320", "--layout", "text", "--weight", "bold", "--italic", "--letter-spacing", "1.5",
+          "--features=-liga,tnum", "--lang", "ja"]),
         ("width=400&font-size=20&line-spacing=3&max-lines=0&emoticons=off",
          ["--width", "400", "--font-size", "20", "--line-spacing", "3", "--max-lines", "0", "--emoticons", "none"]),
     ])
@@ -85,7 +88,13 @@ import TextRenderService
         ("font-size=0", "invalid query parameter font-size=0: must be in (0, 100000] points"),
         ("emoticons=maybe", "invalid query parameter emoticons=maybe: must be on or off"),
         ("width=300&width=400", "query parameter width given more than once"),
-        ("jobs=2", "unknown query parameter jobs (known: width, layout, max-lines, font-size, line-spacing, emoticons)"),
+        ("jobs=2", "unknown query parameter jobs (known: width, layout, max-lines, font-size, line-spacing, emoticons, weight, italic, letter-spacing, features, lang)"),
+        ("layout=text&weight=heavy", "invalid query parameter weight=heavy: must be regular or bold"),
+        ("layout=text&italic=yes", "invalid query parameter italic=yes: must be true or false"),
+        ("layout=text&letter-spacing=1e9", "invalid query parameter letter-spacing=1e9: must be a finite number of points within ±10000"),
+        ("layout=text&features=x", "invalid query parameter features=x: use comma-separated four-letter tags, each optionally with - (off), + (on) or =N, e.g. tnum,-liga"),
+        ("layout=text&lang=1", "invalid query parameter lang=1: expected a BCP 47 language tag such as ja, ko, zh-Hans, zh-Hant, en-US"),
+        ("lang=ja&letter-spacing=2", "query parameter letter-spacing styles a text alone: give it with layout=text (a cell's texts have the feed's styles)"),
     ])
     func badQueryParametersAre400(query: String, message: String) async throws {
         let response = try await withServer { port in try await HTTP.send(port: port, "POST", "/measure?" + query, body: Self.feed) }

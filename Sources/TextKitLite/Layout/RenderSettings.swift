@@ -65,6 +65,11 @@ public enum OptionRules {
         value.isFinite && abs(value) <= 1e4 ? nil : "must be a finite number of points within ±10000"
     }
 
+    /// A text's language: a well-formed BCP 47 tag (`TextStyle.isWellFormedLanguage`).
+    public static func language(_ tag: String) -> String? {
+        TextStyle.isWellFormedLanguage(tag) ? nil : "expected a BCP 47 language tag such as ja, ko, zh-Hans, zh-Hant, en-US"
+    }
+
     /// Why a list of OpenType features ("tnum,-liga") is refused.
     public static let featuresReason = "use comma-separated four-letter tags, each optionally with - (off), + (on) or =N, e.g. tnum,-liga"
 
