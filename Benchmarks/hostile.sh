@@ -8,8 +8,9 @@
 #   Benchmarks/hostile.sh [KB]      default 2048 KB per feed
 #
 # Prints, per feed, the best of three runs in µs per KB of input and the ratio to the
-# ordinary feed. Needs the release textrender (`swift build -c release`) and the
-# FeedGenerator of Fuzz/ (scripts/memory.sh builds both).
+# ordinary feed's, run alternately with it (so "ordinary" reads about 1). Needs the release
+# textrender (`swift build -c release`) and the FeedGenerator of Fuzz/ (scripts/memory.sh
+# builds both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kb="${1:-2048}"
@@ -50,31 +51,35 @@ for name, make in kinds.items():
             i += 1
 PY
 
-best_us_per_kb() {  # FILE ARGS...: best of three whole-process runs, µs per KB of FILE
+run_us() {  # FILE ARGS...: one whole-process run, in µs
     local file=$1; shift
-    local bytes best=""
-    bytes=$(wc -c < "$file")
-    for _ in 1 2 3; do
-        local start end us
-        start=$(date +%s%N)
-        "$bin" measure "$file" "$@" > /dev/null 2>&1 || true
-        end=$(date +%s%N)
-        us=$(( (end - start) / 1000 ))
-        [[ -z "$best" || $us -lt $best ]] && best=$us
-    done
-    echo $(( best * 1024 / bytes ))
+    local start end
+    start=$(date +%s%N)
+    "$bin" measure "$file" "$@" > /dev/null 2>&1 || true
+    end=$(date +%s%N)
+    echo $(( (end - start) / 1000 ))
 }
 
-spaced=(--layout text --letter-spacing 2)
+# FILE ARGS...: FILE's best of three runs in µs per KB, and the ratio to the ordinary feed's
+# best per KB; the two alternate run by run, so that both see the same machine.
+against_ordinary() {
+    local file=$1; shift
+    local best="" base="" us
+    for _ in 1 2 3; do
+        us=$(run_us "$work/ordinary.jsonl" "$@"); [[ -z "$base" || $us -lt $base ]] && base=$us
+        us=$(run_us "$file" "$@"); [[ -z "$best" || $us -lt $best ]] && best=$us
+    done
+    local bytes base_bytes
+    bytes=$(wc -c < "$file"); base_bytes=$(wc -c < "$work/ordinary.jsonl")
+    printf '%d %.2f' $(( best * 1024 / bytes )) "$(echo "($best / $bytes) / ($base / $base_bytes)" | bc -l)"
+}
+
 printf '%-24s %6s %12s %7s %12s %7s %13s %7s\n' feed KB "cells µs/KB" ratio "texts µs/KB" ratio "spaced µs/KB" ratio
-base_cell=$(best_us_per_kb "$work/ordinary.jsonl")
-base_text=$(best_us_per_kb "$work/ordinary.jsonl" --layout text)
-base_spaced=$(best_us_per_kb "$work/ordinary.jsonl" "${spaced[@]}")
 for file in "$work"/*.jsonl; do
     name=$(basename "$file" .jsonl)
-    cell=$(best_us_per_kb "$file"); text=$(best_us_per_kb "$file" --layout text)
-    spaced_text=$(best_us_per_kb "$file" "${spaced[@]}")
-    printf '%-24s %6d %12d %7.2f %12d %7.2f %13d %7.2f\n' "$name" $(( $(wc -c < "$file") / 1024 )) "$cell" \
-        "$(echo "$cell / $base_cell" | bc -l)" "$text" "$(echo "$text / $base_text" | bc -l)" \
-        "$spaced_text" "$(echo "$spaced_text / $base_spaced" | bc -l)"
+    read -r cell cell_ratio <<< "$(against_ordinary "$file")"
+    read -r text text_ratio <<< "$(against_ordinary "$file" --layout text)"
+    read -r spaced spaced_ratio <<< "$(against_ordinary "$file" --layout text --letter-spacing 2)"
+    printf '%-24s %6d %12d %7s %12d %7s %13d %7s\n' "$name" $(( $(wc -c < "$file") / 1024 )) \
+        "$cell" "$cell_ratio" "$text" "$text_ratio" "$spaced" "$spaced_ratio"
 done

@@ -51,5 +51,14 @@ import TextKitLiteFeed
         // {"height":…,"id":"1001","lineStarts":[0],"lines":1,"truncated":false}
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 2 && lines[0].contains(#""id":"1001","lineStarts":[0],"lines":1,"truncated":false}"#))
+
+        let spaced = FeedMeasurer(precomputer: precomputer, subject: .text, width: 200,
+                                  textStyle: TextStyle(size: 17, weight: .bold, letterSpacing: 2))
+        let record = try spaced.measure(posts[1])
+        // record.layouts[0].lines: the text's lines in bold, 2 points apart per cluster
+        let alone = try engine.measure(AttributedText(posts[1].text, style: TextStyle(size: 17, weight: .bold, letterSpacing: 2)),
+                                       options: LayoutOptions(width: 200, lineSpacing: precomputer.style.lineSpacing))
+        #expect(record.layouts[0].lines == alone.lineCount && record.layouts[0].height == alone.height)
+        #expect(record.layouts[0].lines > (try FeedMeasurer(precomputer: precomputer, subject: .text, width: 200).measure(posts[1])).layouts[0].lines)
     }
 }
