@@ -47,19 +47,61 @@ extension Bitmap {
     }
 
     /// Writes the image as a PGM or an 8-bit gray PNG file, atomically (as `writePGM(to:)`).
+    /// A symbolic link is written through: its target is replaced, the link stays. A device,
+    /// FIFO or socket is written in place, as `cp` writes it (never replaced by a regular
+    /// file); a FIFO that no process reads is an error, not a wait.
     ///
     /// - Throws: `RenderError.cannotWrite` (the system's reason) or `.cannotEncode` (a PNG
     ///   of zero pixels); the temporary file is removed.
     public func write(to path: String, format: ImageFormat) throws(RenderError) {
-        let temporary = try Self.createTemporaryFile(beside: path)
-        do throws(RenderError) {
-            defer { close(temporary.descriptor) }
-            try write(toDescriptor: temporary.descriptor, path: path, format: format)
-        } catch {
-            unlink(temporary.path)
-            throw error
+        switch Self.destination(of: path) {
+        case .replace(let target):
+            let temporary = try Self.createTemporaryFile(beside: target)
+            do throws(RenderError) {
+                defer { close(temporary.descriptor) }
+                try write(toDescriptor: temporary.descriptor, path: path, format: format)
+            } catch {
+                unlink(temporary.path)
+                throw error
+            }
+            try Self.moveTemporaryFile(temporary.path, to: target, naming: path)
+        case .inPlace(let flags):
+            // Non-blocking open: a FIFO without a reader fails (ENXIO) instead of waiting.
+            let descriptor = open(path, flags | O_NONBLOCK | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                let reason = String(cString: strerror(errno))
+                throw .cannotWrite(path: path, reason: errno == ENXIO ? "nothing reads from it (\(reason))" : reason)
+            }
+            defer { close(descriptor) }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+            try write(toDescriptor: descriptor, path: path, format: format)
         }
-        try Self.moveTemporaryFile(temporary.path, to: path)
+    }
+
+    /// How a file is written to `path`.
+    enum Destination: Equatable {
+        /// Atomically: a temporary file beside `target`, renamed over it.
+        case replace(target: String)
+        /// Opened and written as it is, with these `open` flags.
+        case inPlace(flags: Int32)
+    }
+
+    /// A new path or a regular file is replaced; a symbolic link's final target is (or, when
+    /// the link dangles, written through the link); anything else (a device, a FIFO, a
+    /// socket) is written in place. A directory is left to the rename, which names it.
+    static func destination(of path: String) -> Destination {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return .replace(target: path) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR:
+            return .replace(target: path)
+        case S_IFLNK:
+            guard let resolved = realpath(path, nil) else { return .inPlace(flags: O_WRONLY | O_CREAT | O_TRUNC) }
+            defer { free(resolved) }
+            return destination(of: String(cString: resolved))
+        default:
+            return .inPlace(flags: O_WRONLY)
+        }
     }
 
     /// Writes the image as binary PGM to an open file descriptor (left open), header and
@@ -152,12 +194,13 @@ extension Bitmap {
     /// Renames a temporary file to its final path (replacing what was there); on failure the
     /// temporary file is removed.
     ///
-    /// - Throws: `RenderError.cannotWrite` for `path` with the system's reason.
-    public static func moveTemporaryFile(_ temporary: String, to path: String) throws(RenderError) {
+    /// - Parameter name: the path errors name (default `path`).
+    /// - Throws: `RenderError.cannotWrite` for `name` with the system's reason.
+    public static func moveTemporaryFile(_ temporary: String, to path: String, naming name: String? = nil) throws(RenderError) {
         if rename(temporary, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw .cannotWrite(path: path, reason: reason)
+            throw .cannotWrite(path: name ?? path, reason: reason)
         }
     }
 }
