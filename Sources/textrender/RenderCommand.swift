@@ -117,6 +117,34 @@ struct RenderCommand: ParsableCommand {
             guard cancelAfterLines >= 0 else { throw ValidationError("--cancel-after-lines \(cancelAfterLines): must be 0 or more") }
             guard output != nil else { throw ValidationError("--cancel-after-lines needs --output FILE.pgm") }
         }
+        // The layout and drawing options through the library's own checks, as usage errors
+        // that name the options as given.
+        let settings = try renderSettings()
+        do {
+            try settings.layoutOptions.validate()
+            try settings.renderOptions.validate()
+        } catch {
+            let refusal: (property: String, reason: String)? = switch error {
+            case LayoutError.invalidOption(let property, _, let reason), RenderError.invalidOption(let property, _, let reason):
+                (property, reason)
+            default: nil
+            }
+            guard let refusal, let option = option(for: refusal.property) else { throw error }
+            throw ValidationError("invalid \(option.name) \(option.value): \(refusal.reason)")
+        }
+    }
+
+    /// The option behind a property the library's checks name, and its value as given.
+    private func option(for property: String) -> (name: String, value: String)? {
+        switch property {
+        case "width": ("--width", "\(width)")
+        case "lineHeightMultiple": ("--line-height-multiple", "\(lineHeightMultiple)")
+        case "lineHeightMode": ("--line-height", lineHeight)
+        case "insets": ("--inset", "\(inset)")
+        case "scale": ("--scale", "\(scale)")
+        case "maxPixels": ("--max-pixels", "\(maxPixels)")
+        default: nil
+        }
     }
 
     /// The image format: --format, else the --output file name's extension.

@@ -148,10 +148,10 @@ enum TextRenderTool {
     @Test func renderReportsBadInputWithANonZeroExit() throws {
         let cases: [([String], String)] = [
             (["render", "x", "--font", "/nonexistent.ttf", "--json"], "font file not found: /nonexistent.ttf"),
-            (["render", "x", "--width", "nan", "--json"], "invalid width nan"),
-            (["render", "x", "--width", "-4", "--json"], "invalid width -4"),
+            (["render", "x", "--width", "nan", "--json"], "invalid --width nan"),
+            (["render", "x", "--width", "-4", "--json"], "invalid --width -4"),
             (["render", "x", "--font-size", "0", "--json"], "--font-size 0"),
-            (["render", "x", "--scale", "0", "--output", "/tmp/x.pgm"], "invalid scale 0"),
+            (["render", "x", "--scale", "0", "--output", "/tmp/x.pgm"], "invalid --scale 0"),
             (["render", "x", "--output", "/nonexistent-dir/x.pgm"], "directory /nonexistent-dir does not exist"),
             (["render", "--file", "/nonexistent.txt", "--json"], "/nonexistent.txt: no such file"),
         ]

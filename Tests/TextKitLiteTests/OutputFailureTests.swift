@@ -47,8 +47,8 @@ import Testing
     }
 
     @Test(arguments: [
-        #""$T" render x --width -1 --json 2>/dev/full"#,
-        #""$T" render x --width -1 --json 2>&-"#,
+        #""$T" render x --font /nonexistent.ttf --json 2>/dev/full"#,
+        #""$T" render x --font /nonexistent.ttf --json 2>&-"#,
         #"printf 'bad\n' | "$T" measure 2>/dev/full"#,
         #""$T" measure "$F" 2>/dev/full >/dev/null"#,
     ])
