@@ -119,23 +119,14 @@ struct RenderCommand: ParsableCommand {
         }
         // The layout and drawing options through the library's own checks, as usage errors
         // that name the options as given.
-        let settings = try renderSettings()
-        do {
-            try settings.layoutOptions.validate()
-            try settings.renderOptions.validate()
-        } catch {
-            let refusal: (property: String, reason: String)? = switch error {
-            case LayoutError.invalidOption(let property, _, let reason), RenderError.invalidOption(let property, _, let reason):
-                (property, reason)
-            default: nil
-            }
-            guard let refusal, let option = option(for: refusal.property) else { throw error }
-            throw ValidationError("invalid \(option.name) \(option.value): \(refusal.reason)")
+        if let refusal = try renderSettings().refusal {
+            let (name, value) = option(for: refusal.property)
+            throw ValidationError("invalid \(name) \(value): \(refusal.reason)")
         }
     }
 
     /// The option behind a property the library's checks name, and its value as given.
-    private func option(for property: String) -> (name: String, value: String)? {
+    private func option(for property: String) -> (name: String, value: String) {
         switch property {
         case "width": ("--width", "\(width)")
         case "lineHeightMultiple": ("--line-height-multiple", "\(lineHeightMultiple)")
@@ -143,7 +134,9 @@ struct RenderCommand: ParsableCommand {
         case "insets": ("--inset", "\(inset)")
         case "scale": ("--scale", "\(scale)")
         case "maxPixels": ("--max-pixels", "\(maxPixels)")
-        default: nil
+        case "lineSpacing": ("--line-spacing", "\(fontOptions.lineSpacing)")
+        case "maxLines": ("--max-lines", "\(maxLines)")
+        default: (property, "as given")  // every property the checks name is above
         }
     }
 

@@ -98,6 +98,21 @@ struct RenderRequest: Decodable, Sendable {
         }
         settings.inkOverflow = try value("exactBox") ?? false ? .clip : .include
         emoticons = try value("emoticons") ?? false
+        // The layout and drawing options through the library's own checks, named by field.
+        if let refusal = settings.refusal {
+            var lineHeight = 0.0  // only a fixed height can be refused
+            if case .fixed(let points) = settings.lineHeightMode { lineHeight = points }
+            let field: (name: String, value: Any) = switch refusal.property {
+            case "width": ("width", settings.width)
+            case "insets": ("inset", settings.inset)
+            case "lineHeightMode": ("lineHeight", lineHeight)
+            case "lineHeightMultiple": ("lineHeightMultiple", settings.lineHeightMultiple)
+            case "scale": ("scale", settings.scale)
+            case "maxPixels": ("maxPixels", settings.maxPixels)
+            default: (refusal.property, "as given")  // maxLines and lineSpacing were checked above
+            }
+            throw invalid(field.name, field.value, refusal.reason)
+        }
         self.settings = settings
     }
 

@@ -145,6 +145,26 @@ public struct RenderSettings: Sendable, Hashable {
                   : AttributedText(string, style: style)
     }
 
+    /// The first option the library's checks refuse (`LayoutOptions.validate()`, then
+    /// `RenderOptions.validate()`): the property they name ("width", "insets",
+    /// "lineHeightMultiple", "lineHeightMode", "scale", "maxPixels", ...) and why; nil when
+    /// every option passes. Each front end names the property its own way.
+    public var refusal: (property: String, reason: String)? {
+        do throws(LayoutError) {
+            try layoutOptions.validate()
+        } catch {
+            guard case .invalidOption(let property, _, let reason) = error else { return ("layout options", error.description) }
+            return (property, reason)
+        }
+        do throws(RenderError) {
+            try renderOptions.validate()
+        } catch {
+            guard case .invalidOption(let property, _, let reason) = error else { return ("render options", error.description) }
+            return (property, reason)
+        }
+        return nil
+    }
+
     public var layoutOptions: LayoutOptions {
         LayoutOptions(
             width: width, maxLines: maxLines, truncation: truncation,
