@@ -194,7 +194,10 @@ extension Bitmap {
     /// Renames a temporary file to its final path (replacing what was there); on failure the
     /// temporary file is removed.
     ///
-    /// - Parameter name: the path errors name (default `path`).
+    /// - Parameters:
+    ///   - temporary: the temporary file (`createTemporaryFile(beside:)`).
+    ///   - path: where it goes.
+    ///   - name: the path errors name (default `path`).
     /// - Throws: `RenderError.cannotWrite` for `name` with the system's reason.
     public static func moveTemporaryFile(_ temporary: String, to path: String, naming name: String? = nil) throws(RenderError) {
         if rename(temporary, path) != 0 {
