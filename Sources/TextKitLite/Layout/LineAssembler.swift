@@ -55,6 +55,9 @@ struct LineAssembler {
         let perGap = gaps > 0 ? extra / Double(gaps) : 0
         var gapsLeft = gaps
 
+        // The glyph loop's closure captures this, not `self`: capturing `self` copies all of
+        // its fields (a retain and a release each) per piece.
+        let units = units
         var runs: [GlyphRun] = []
         var placed: [LayoutAttachment] = []
         var cursor = x
@@ -100,7 +103,7 @@ struct LineAssembler {
                     clusters.append(cluster)
                     cursor += advance
                     guard gapsLeft > 0, !isToken else { return }
-                    if endsCluster, cluster < hangStart, !bySpaces || isJustifiableSpace(cluster) {
+                    if endsCluster, cluster < hangStart, !bySpaces || Self.isJustifiableSpace(cluster, in: units) {
                         cursor += perGap
                         gapsLeft -= 1
                     }
@@ -128,7 +131,7 @@ struct LineAssembler {
         return body + spaces
     }
 
-    private func isJustifiableSpace(_ offset: Int32) -> Bool {
+    private static func isJustifiableSpace(_ offset: Int32, in units: [UInt16]) -> Bool {
         let i = Int(offset)
         guard i < units.count else { return false }
         return units[i] == 0x20 || units[i] == 0xA0 || units[i] == 0x3000
@@ -146,7 +149,7 @@ struct LineAssembler {
     }
 
     private func justifiableSpaces(_ piece: ShapedPiece, hangStart: Int32) -> Int {
-        visibleClusterEnds(piece, hangStart: hangStart) { isJustifiableSpace($0) }
+        visibleClusterEnds(piece, hangStart: hangStart) { Self.isJustifiableSpace($0, in: units) }
     }
 
     private func visibleClusterCount(_ piece: ShapedPiece, hangStart: Int32) -> Int {
