@@ -55,9 +55,6 @@ struct LineAssembler {
         let perGap = gaps > 0 ? extra / Double(gaps) : 0
         var gapsLeft = gaps
 
-        // The glyph loop's closure captures this, not `self`: capturing `self` copies all of
-        // its fields (a retain and a release each) per piece.
-        let units = units
         var runs: [GlyphRun] = []
         var placed: [LayoutAttachment] = []
         var cursor = x
@@ -96,16 +93,21 @@ struct LineAssembler {
                 low = min(low, piece.start)
                 high = max(high, piece.end)
                 let isToken = Int(piece.style) >= textStyleCount
-                piece.forEachGlyph { glyph, x, y, advance, wordCluster, endsCluster in
-                    glyphs.append(glyph)
-                    positions.append(GlyphPosition(x: Float(cursor + x), y: Float(y)))
-                    let cluster = piece.wordStart + wordCluster
-                    clusters.append(cluster)
-                    cursor += advance
-                    guard gapsLeft > 0, !isToken else { return }
-                    if endsCluster, cluster < hangStart, !bySpaces || Self.isJustifiableSpace(cluster, in: units) {
-                        cursor += perGap
-                        gapsLeft -= 1
+                let wordStart = piece.wordStart
+                // The closure captures a buffer, not `self` or an array: a captured value is
+                // copied (retained and released) each time the closure is made, once a piece.
+                units.withUnsafeBufferPointer { units in
+                    piece.forEachGlyph { glyph, x, y, advance, wordCluster, endsCluster in
+                        glyphs.append(glyph)
+                        positions.append(GlyphPosition(x: Float(cursor + x), y: Float(y)))
+                        let cluster = wordStart + wordCluster
+                        clusters.append(cluster)
+                        cursor += advance
+                        guard gapsLeft > 0, !isToken else { return }
+                        if endsCluster, cluster < hangStart, !bySpaces || Self.isJustifiableSpace(cluster, in: units) {
+                            cursor += perGap
+                            gapsLeft -= 1
+                        }
                     }
                 }
             }
@@ -131,7 +133,7 @@ struct LineAssembler {
         return body + spaces
     }
 
-    private static func isJustifiableSpace(_ offset: Int32, in units: [UInt16]) -> Bool {
+    private static func isJustifiableSpace(_ offset: Int32, in units: UnsafeBufferPointer<UInt16>) -> Bool {
         let i = Int(offset)
         guard i < units.count else { return false }
         return units[i] == 0x20 || units[i] == 0xA0 || units[i] == 0x3000
@@ -149,7 +151,7 @@ struct LineAssembler {
     }
 
     private func justifiableSpaces(_ piece: ShapedPiece, hangStart: Int32) -> Int {
-        visibleClusterEnds(piece, hangStart: hangStart) { Self.isJustifiableSpace($0, in: units) }
+        units.withUnsafeBufferPointer { units in visibleClusterEnds(piece, hangStart: hangStart) { Self.isJustifiableSpace($0, in: units) } }
     }
 
     private func visibleClusterCount(_ piece: ShapedPiece, hangStart: Int32) -> Int {
