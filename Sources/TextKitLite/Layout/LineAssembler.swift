@@ -151,7 +151,9 @@ struct LineAssembler {
     }
 
     private func justifiableSpaces(_ piece: ShapedPiece, hangStart: Int32) -> Int {
-        units.withUnsafeBufferPointer { units in visibleClusterEnds(piece, hangStart: hangStart) { Self.isJustifiableSpace($0, in: units) } }
+        units.withUnsafeBufferPointer { units in
+            visibleClusterEnds(piece, hangStart: hangStart) { Self.isJustifiableSpace($0, in: units) }
+        }
     }
 
     private func visibleClusterCount(_ piece: ShapedPiece, hangStart: Int32) -> Int {
