@@ -22,7 +22,7 @@ public struct CellRenderer: Sendable {
         var bitmap = try Bitmap(width: options.pixels(cell.width), height: options.pixels(cell.height),
                                 fill: options.background, maxPixels: options.maxPixels)
         let scale = options.scale
-        func px(_ value: Double) -> Int { Int((value * scale).rounded()) }
+        func px(_ value: Double) -> Int { RenderOptions.wholePixel(value * scale) }
         for element in cell.elements {
             if isCancelled() { return nil }
             let frame = element.frame

@@ -174,8 +174,8 @@ public final class FeedPrecomputer: Sendable {
 
     /// Checks a width and a scale a cell is asked at.
     private func validate(width: Double, scale: Double) throws(LayoutError) {
-        guard width.isFinite, width > style.padding.horizontal, width <= 1e6 else {
-            throw .invalidOption(name: "width", value: "\(width)", reason: "must be a finite number of points wider than the cell padding (\(style.padding.horizontal)) and at most 1000000")
+        guard width > style.padding.horizontal, width <= LayoutOptions.maximumLength else {  // false for NaN
+            throw .invalidOption(name: "width", value: "\(width)", reason: "must be a finite number of points wider than the cell padding (\(style.padding.horizontal)) and at most \(Int(LayoutOptions.maximumLength))")
         }
         guard scale.isFinite, scale > 0, scale <= 100 else {
             throw .invalidOption(name: "scale", value: "\(scale)", reason: "must be in (0, 100]")

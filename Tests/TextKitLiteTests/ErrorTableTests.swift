@@ -207,11 +207,11 @@ import Testing
 
     // MARK: Layout options
 
-    @Test(arguments: [0.0, -0.0, -5, -.infinity, .nan])
+    @Test(arguments: [0.0, -0.0, -5, -.infinity, .nan, 1e6 + 1, 1e9, 8e18, 1e39, 1e300, .greatestFiniteMagnitude])
     func invalidWidth(_ width: Double) {
         let error = Self.error(LayoutError.self) { _ = try Self.layout("x", size: 17, LayoutOptions(width: width)) }
-        #expect(error == .invalidOption(name: "width", value: "\(width)", reason: "must be a positive number of points (or infinity)"))
-        #expect(error?.description == "invalid width \(width): must be a positive number of points (or infinity)")
+        #expect(error == .invalidOption(name: "width", value: "\(width)", reason: "must be a positive number of points up to 1000000, or infinity (no wrapping)"))
+        #expect(error?.description == "invalid width \(width): must be a positive number of points up to 1000000, or infinity (no wrapping)")
     }
 
     @Test func infiniteWidthMeansNoWrapping() throws {
@@ -222,12 +222,12 @@ import Testing
         #expect(bitmap.width == Int(layout.size.width.rounded(.up)))
     }
 
-    @Test func hugeWidthLaysOutButItsBitmapIsRefused() throws {
-        let layout = try Fixtures.layout("x", size: 17, LayoutOptions(width: 1e9))
-        #expect(layout.lineCount == 1 && layout.size.width == 1e9)
-        let error = Self.error(RenderError.self) { _ = try TextRenderer().render(layout) }
-        #expect(error == .bitmapTooLarge(width: 1_000_000_000, height: 20, limit: RenderOptions.defaultMaxPixels))
-        #expect(error?.description == "bitmap of 1000000000×20 pixels exceeds the limit of 67108864 pixels (raise it with maxPixels / --max-pixels)")
+    @Test func widestWidthLaysOutButItsBitmapIsRefused() throws {
+        let layout = try Fixtures.layout("x", size: 17, LayoutOptions(width: 1e6, alignment: .center))
+        #expect(layout.lineCount == 1 && layout.size.width == 1e6)
+        let error = Self.error(RenderError.self) { _ = try TextRenderer().render(layout, options: RenderOptions(scale: 100)) }
+        #expect(error == .bitmapTooLarge(width: 100_000_000, height: 1979, limit: RenderOptions.defaultMaxPixels))
+        #expect(error?.description == "bitmap of 100000000×1979 pixels exceeds the limit of 67108864 pixels (raise it with maxPixels / --max-pixels)")
     }
 
     @Test func widthThatLeavesNoRoomInsideTheInsets() {
@@ -422,19 +422,23 @@ import Testing
             // /proc/self/mem opens, and reading its first page fails (EIO): the reader stops there.
             CLICase(arguments: ["measure", "/proc/self/mem"], status: 1, message: "Error: cannot read /proc/self/mem: Input/output error"),
             CLICase(arguments: ["render", "x", "--width", "0", "--json"], status: 64,
-                    message: "Error: invalid --width 0.0: must be a positive number of points (or infinity)"),
+                    message: "Error: invalid --width 0.0: must be a positive number of points up to 1000000, or infinity (no wrapping)"),
             CLICase(arguments: ["render", "x", "--width", "-4", "--json"], status: 64, message: "Error: invalid --width -4.0"),
             CLICase(arguments: ["render", "x", "--width", "nan", "--json"], status: 64, message: "Error: invalid --width nan"),
             CLICase(arguments: ["render", "x", "--width", "10", "--inset", "6", "--json"], status: 64,
                     message: "Error: invalid --width 10.0: leaves no room inside the insets (12.0 points)"),
-            CLICase(arguments: ["render", "x", "--inset", "-1", "--json"], status: 64, message: "Error: invalid --inset -1.0: must be finite and not negative"),
+            CLICase(arguments: ["render", "x", "--inset", "-1", "--json"], status: 64, message: "Error: invalid --inset -1.0: must be from 0 to 1000000 points"),
             CLICase(arguments: ["render", "x", "--line-height-multiple", "0", "--json"], status: 64,
                     message: "Error: invalid --line-height-multiple 0.0: must be in (0, 100]"),
             CLICase(arguments: ["render", "x", "--line-height", "2e6", "--json"], status: 64,
                     message: "Error: invalid --line-height 2e6: line height must be in (0, 1e6] points"),
             CLICase(arguments: ["render", "x", "--width", "inf", "--json"], status: 0, message: "\"lineCount\" : 1"),
-            CLICase(arguments: ["render", "x", "--width", "1e9", "--output", f("wide.pgm")], status: 1,
-                    message: "Error: bitmap of 1000000000×20 pixels exceeds the limit of 67108864 pixels (raise it with maxPixels / --max-pixels)"),
+            CLICase(arguments: ["render", "x", "--width", "1e6", "--scale", "100", "--output", f("wide.pgm")], status: 1,
+                    message: "Error: bitmap of 100000000×1979 pixels exceeds the limit of 67108864 pixels (raise it with maxPixels / --max-pixels)"),
+            CLICase(arguments: ["render", "x", "--width", "1e300", "--align", "center", "--output", f("far.pgm")], status: 64,
+                    message: "Error: invalid --width 1e+300: must be a positive number of points up to 1000000, or infinity (no wrapping)"),
+            CLICase(arguments: ["render", "x", "--width", "inf", "--inset", "1e300", "--output", f("far.pgm")], status: 64,
+                    message: "Error: invalid --inset 1e+300: must be from 0 to 1000000 points"),
             CLICase(arguments: ["measure", "--width", "0"], stdin: [], status: 64,
                     message: "Error: invalid --width 0.0: must be a positive number of points up to 1000000"),
             CLICase(arguments: ["render", "x", "--font-size", "0", "--json"], status: 64,

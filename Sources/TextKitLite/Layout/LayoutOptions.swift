@@ -94,9 +94,20 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
             measureOnly: try c.decodeIfPresent(Bool.self, forKey: .measureOnly) ?? false)
     }
 
+    /// The longest finite width, and the largest inset, in points. Every coordinate a layout
+    /// makes is then far inside what a `Float` glyph position and a pixel `Int` can hold at
+    /// any scale, so no conversion can meet an infinite or out-of-range value; wider boxes
+    /// are refused, as a user who wants no wrapping gives `.infinity`.
+    public static let maximumLength = 1e6
+
+    /// Why a width is refused, in the words every front end uses.
+    public static let widthReason = "must be a positive number of points up to 1000000, or infinity (no wrapping)"
+
     /// Checks every value, naming the first bad one.
     public func validate() throws(LayoutError) {
-        guard !width.isNaN, width > 0 else { throw .invalidOption(name: "width", value: "\(width)", reason: "must be a positive number of points (or infinity)") }
+        guard width == .infinity || (width > 0 && width <= Self.maximumLength) else {
+            throw .invalidOption(name: "width", value: "\(width)", reason: Self.widthReason)
+        }
         guard maxLines >= 0 else { throw .invalidOption(name: "maxLines", value: "\(maxLines)", reason: "must be 0 (no limit) or more") }
         guard lineHeightMultiple.isFinite, lineHeightMultiple > 0, lineHeightMultiple <= 100 else {
             throw .invalidOption(name: "lineHeightMultiple", value: "\(lineHeightMultiple)", reason: "must be in (0, 100]")
@@ -107,7 +118,9 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         if case .fixed(let height) = lineHeightMode, !(height.isFinite && height > 0 && height <= 1e6) {
             throw .invalidOption(name: "lineHeightMode", value: "fixed(\(height))", reason: "line height must be in (0, 1e6] points")
         }
-        guard insets.isValid else { throw .invalidOption(name: "insets", value: "\(insets)", reason: "must be finite and not negative") }
+        guard insets.isWithin(Self.maximumLength) else {
+            throw .invalidOption(name: "insets", value: "\(insets)", reason: "must be from 0 to \(Int(Self.maximumLength)) points")
+        }
         if width.isFinite, width <= insets.horizontal {
             throw .invalidOption(name: "width", value: "\(width)", reason: "leaves no room inside the insets (\(insets.horizontal) points)")
         }

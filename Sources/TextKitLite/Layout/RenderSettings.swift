@@ -15,7 +15,7 @@ public enum OptionRules {
 
     /// A feed's cell (or text) width.
     public static func feedWidth(_ value: Double) -> String? {
-        value.isFinite && value > 0 && value <= 1e6 ? nil : "must be a positive number of points up to 1000000"
+        value > 0 && value <= LayoutOptions.maximumLength ? nil : "must be a positive number of points up to \(Int(LayoutOptions.maximumLength))"
     }
 
     /// The most widths one measurement takes.

@@ -175,3 +175,72 @@ extension LayoutLine {
                   isTruncated: try container.decode(Bool.self, forKey: .isTruncated))
     }
 }
+
+extension TextLayout: Codable {
+    private enum CodingKeys: String, CodingKey { case text, options, lines, size, measuredWidth, isTruncated }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+        try container.encode(options, forKey: .options)
+        try container.encode(lines, forKey: .lines)
+        try container.encode(size, forKey: .size)
+        try container.encode(measuredWidth, forKey: .measuredWidth)
+        try container.encode(isTruncated, forKey: .isTruncated)
+    }
+
+    /// Decodes a layout and checks what drawing and hit testing rely on (a layout from
+    /// elsewhere may be damaged or hostile): valid options, lines in order inside the text,
+    /// runs, clusters and attachments inside the text or truncation token they show, and
+    /// finite numbers.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming what is wrong.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(text: try container.decode(AttributedText.self, forKey: .text),
+                  options: try container.decode(LayoutOptions.self, forKey: .options),
+                  lines: try container.decode([LayoutLine].self, forKey: .lines),
+                  size: try container.decode(Size.self, forKey: .size),
+                  measuredWidth: try container.decode(Double.self, forKey: .measuredWidth),
+                  isTruncated: try container.decode(Bool.self, forKey: .isTruncated))
+        if let problem = decodingProblem {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a valid layout: \(problem)"))
+        }
+    }
+
+    /// What makes a decoded layout unusable, or nil.
+    private var decodingProblem: String? {
+        do { try options.validate() } catch { return error.description }
+        guard size.width.isFinite, size.height.isFinite, measuredWidth.isFinite else { return "size not finite" }
+        let textCount = text.utf16Count, tokenCount = options.truncationToken?.utf16Count ?? 0
+        var previousEnd = 0
+        for (index, line) in lines.enumerated() {
+            guard line.range.lowerBound >= previousEnd, line.range.upperBound <= textCount else {
+                return "line \(index) range \(line.range) is not after the previous line and inside the text (\(textCount) units)"
+            }
+            previousEnd = line.range.upperBound
+            let numbers = [line.frame.x, line.frame.y, line.frame.width, line.frame.height, line.baseline, line.ascent, line.descent, line.hangingWidth]
+            guard numbers.allSatisfy(\.isFinite) else { return "line \(index) has a number that is not finite" }
+            for run in line.runs {
+                let count = run.isTruncationToken ? tokenCount : textCount
+                guard run.range.lowerBound >= 0, run.range.upperBound <= count,
+                      run.clusters.allSatisfy({ run.range.contains(Int($0)) || Int($0) == run.range.lowerBound }) else {
+                    return "line \(index) has a run whose range or clusters are outside its text"
+                }
+                guard run.fontSize.isFinite, run.fontSize > 0, run.x.isFinite, run.width.isFinite,
+                      run.positions.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
+                    return "line \(index) has a run with a number that is not finite"
+                }
+            }
+            for attachment in line.attachments {
+                let count = attachment.isTruncationToken ? tokenCount : textCount
+                let rect = attachment.rect
+                guard (0..<count).contains(attachment.offset),
+                      [rect.x, rect.y, rect.width, rect.height].allSatisfy(\.isFinite) else {
+                    return "line \(index) has an attachment outside its text or with a number that is not finite"
+                }
+            }
+        }
+        return nil
+    }
+}

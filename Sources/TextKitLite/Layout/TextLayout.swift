@@ -67,7 +67,7 @@ public struct LayoutLine: Sendable, Codable {
 
 /// The immutable result of laying out an attributed text: lines, glyph positions and
 /// size. Any thread may read it; a renderer draws it without shaping again.
-public struct TextLayout: Sendable, Codable {
+public struct TextLayout: Sendable {
     public let text: AttributedText
     public let options: LayoutOptions
     public let lines: [LayoutLine]

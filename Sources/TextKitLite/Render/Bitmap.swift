@@ -10,23 +10,38 @@ public struct Bitmap: Sendable, Hashable {
     ///
     /// - Throws: `RenderError.bitmapTooLarge` when `width × height` exceeds `maxPixels`
     ///   (instead of allocating it), `.cannotAllocate` when a size under a raised limit
-    ///   exceeds half this machine's memory or `malloc` refuses it (Swift would trap),
+    ///   exceeds half this machine's memory or the system refuses that much memory (Swift
+    ///   would trap),
     ///   `.invalidSize` for a negative size.
     public init(width: Int, height: Int, fill: UInt8 = 255, maxPixels: Int = RenderOptions.defaultMaxPixels) throws(RenderError) {
         guard width >= 0, height >= 0 else { throw .invalidSize(width: width, height: height) }
-        let (count, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, count <= maxPixels else {
-            throw .bitmapTooLarge(width: width, height: height, limit: maxPixels)
-        }
+        try Self.checkSize(width: width, height: height, maxPixels: maxPixels)
+        let count = width * height
         if count > RenderOptions.defaultMaxPixels {
-            guard UInt64(count) <= ProcessInfo.processInfo.physicalMemory / 2, let probe = malloc(count) else {
+            guard UInt64(count) <= ProcessInfo.processInfo.physicalMemory / 2, Self.canMap(count) else {
                 throw .cannotAllocate(width: width, height: height, bytes: count)
             }
-            free(probe)
         }
         self.width = width
         self.height = height
         pixels = [UInt8](repeating: fill, count: count)
+    }
+
+    /// Refuses a size of more than `maxPixels` pixels.
+    static func checkSize(width: Int, height: Int, maxPixels: Int) throws(RenderError) {
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, count <= maxPixels else { throw .bitmapTooLarge(width: width, height: height, limit: maxPixels) }
+    }
+
+    /// Whether the system would give `bytes` of memory now (an address-space limit,
+    /// overcommit refusing it): an anonymous mapping of that size, made and dropped. A large
+    /// array is such a mapping. `malloc` and `free` would not do: the optimizer removes a pair
+    /// whose memory is never used, and the probe would always succeed.
+    private static func canMap(_ bytes: Int) -> Bool {
+        let mapping = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let mapping, mapping != MAP_FAILED else { return false }
+        munmap(mapping, bytes)
+        return true
     }
 
     init(width: Int, height: Int, pixels: [UInt8]) {

@@ -60,7 +60,7 @@ public final class GlyphCache: Sendable {
 
     /// A glyph's mask and its padded rows, rasterized on first use.
     func glyph(font: Font, glyph: UInt32, pixelSize: Double, phase: Int) -> CachedGlyph {
-        let key = Key(font: font.id, size: Int32(clamping: Int((pixelSize * 64).rounded())), glyph: glyph,
+        let key = Key(font: font.id, size: Int32(saturating: (pixelSize * 64).rounded()), glyph: glyph,
                       phase: font.isColor ? 0 : UInt8(phase), seed: seed)
         if let cached = cache.value(for: key) { return cached }
         // Under the font's FreeType lock, look again: another thread may have just made it.

@@ -33,11 +33,25 @@ public struct RenderOptions: Sendable, Hashable {
         guard maxPixels > 0 else { throw .invalidOption(name: "maxPixels", value: "\(maxPixels)", reason: "must be positive") }
     }
 
+    /// Refuses a box (in points) whose bitmap at this scale would hold more than `maxPixels`
+    /// pixels, as drawing it would: a caller that measured a text can refuse it before
+    /// laying it out. Ink outside the box can only add pixels.
+    ///
+    /// - Throws: `RenderError.bitmapTooLarge`.
+    public func checkPixels(width: Double, height: Double) throws(RenderError) {
+        try Bitmap.checkSize(width: pixels(width), height: pixels(height), maxPixels: maxPixels)
+    }
+
+    /// A position already scaled to pixels, rounded to a whole pixel and clamped to ±10⁹:
+    /// far outside any bitmap, and far from overflowing when a size is added to it.
+    package static func wholePixel(_ scaled: Double) -> Int {
+        Int(saturating: max(-1e9, min(1e9, scaled.rounded())))
+    }
+
     /// Pixel size of a length in points, rounded up (a layout's size → bitmap size).
     package func pixels(_ points: Double) -> Int {
         let value = (points * scale - 1e-6).rounded(.up)
-        guard value.isFinite, value < Double(Int32.max) else { return Int(Int32.max) }
-        return max(0, Int(value))
+        return value.isNaN ? Int(Int32.max) : max(0, Int(Int32(saturating: value)))  // NaN: as large as can be, refused
     }
 }
 

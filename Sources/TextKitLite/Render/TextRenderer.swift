@@ -178,14 +178,15 @@ public struct TextRenderer: Sendable {
     private static func pen(_ position: GlyphPosition, x originX: Double, baseline: Double, scale: Double)
         -> (x: Int, phase: Int, y: Int)? {
         let penX = (originX + Double(position.x)) * scale
+        let penY = baseline + (Double(position.y) * scale).rounded()
+        guard penX.magnitude < 1e9, penY.magnitude < 1e9 else { return nil }  // false for NaN and ±∞ too
         var whole = penX.rounded(.down)
         var phase = Int(((penX - whole) * Double(GlyphCache.phases)).rounded())
         if phase == GlyphCache.phases {
             whole += 1
             phase = 0
         }
-        guard whole.magnitude < 1e9 else { return nil }
-        return (Int(whole), phase, Int(baseline + (Double(position.y) * scale).rounded()))
+        return (Int(whole), phase, Int(penY))
     }
 
     /// Draws a line's glyphs, run by run. The bitmap's storage is taken once for the line
@@ -326,7 +327,7 @@ public struct TextRenderer: Sendable {
             let thickness = max(1, (stroke.thickness * scale).rounded())
             let top = (baseline + stroke.offset * scale - thickness / 2).rounded()
             let left = ((originX + stroke.x) * scale).rounded(), right = ((originX + stroke.x + stroke.width) * scale).rounded()
-            guard top.magnitude < 1e9, left.magnitude < 1e9, right.magnitude < 1e9, right > left else { return nil }
+            guard top.magnitude < 1e9, left.magnitude < 1e9, right.magnitude < 1e9, thickness < 1e9, right > left else { return nil }
             return (Int(left), Int(top), Int(right - left), Int(thickness), stroke.ink)
         }
     }
@@ -342,10 +343,7 @@ public struct TextRenderer: Sendable {
     /// Line box outline (light gray) and baseline (mid gray).
     private func drawDebug(_ line: LayoutLine, into bitmap: inout Bitmap, x: Double, y: Double,
                            shiftX: Int, shiftY: Int, scale: Double) {
-        func px(_ value: Double) -> Int {
-            let scaled = (value * scale).rounded()
-            return scaled.isFinite ? Int(max(-1e9, min(1e9, scaled))) : 0
-        }
+        func px(_ value: Double) -> Int { RenderOptions.wholePixel(value * scale) }
         let frame = line.frame.offsetBy(dx: x, dy: y)
         bitmap.strokeRectangle(x: px(frame.x) + shiftX, y: px(frame.y) + shiftY, width: max(1, px(frame.maxX) - px(frame.x)),
                                height: max(1, px(frame.maxY) - px(frame.y)), level: 170)

@@ -99,8 +99,8 @@ public struct EdgeInsets: Sendable, Hashable, Codable {
 
     package var horizontal: Double { left + right }
     var vertical: Double { top + bottom }
-    package var isValid: Bool {
-        func isValid(_ inset: Double) -> Bool { inset.isFinite && inset >= 0 }
+    package func isWithin(_ maximum: Double) -> Bool {
+        func isValid(_ inset: Double) -> Bool { inset >= 0 && inset <= maximum }  // false for NaN
         return isValid(top) && isValid(left) && isValid(bottom) && isValid(right)  // no array made per check
     }
 }

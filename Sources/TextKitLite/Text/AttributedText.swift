@@ -260,7 +260,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         var smallest = runs.isEmpty ? baseStyle.size : .infinity
         for run in runs { smallest = min(smallest, run.style.size) }
         smallest = max(1, smallest)
-        let perLine = min(1 << 20, Int(width / (smallest / 20)) + 16)
+        let perLine = Int(min(Double(1 << 20), width / (smallest / 20))) + 16  // clamped before converting
         let (limit, overflow) = perLine.multipliedReportingOverflow(by: lines)
         guard !overflow, limit < utf16.count / 2 else { return nil }
         // A scalar boundary (not a grapheme one: a cluster of any length costs nothing more).
