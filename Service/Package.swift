@@ -18,12 +18,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
     ],
     targets: [
+        // glibc's malloc_trim, to hand memory back after a large request.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The service's routes, limits and settings, as a library for the tests.
         .target(
             name: "TextRenderService",
             dependencies: [
+                "CMalloc",
                 .product(name: "TextKitLite", package: "TextKitLite"),
                 .product(name: "TextKitLiteFeed", package: "TextKitLite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -31,6 +35,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(

@@ -35,11 +35,11 @@ extension TextService {
     ///   one for port 0).
     public func application(logger: Logger = Logger(label: "textrender-server"),
                             onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let stallTimeout = configuration.stallTimeout
+        let (stallTimeout, requestTimeout) = (configuration.stallTimeout, configuration.requestTimeout)
         return Application(
             router: router(),
             server: .http1(configuration: .init(
-                additionalChannelHandlers: CloseStalledConnection.handlers(timeout: stallTimeout))),
+                additionalChannelHandlers: CloseStalledConnection.handlers(timeout: stallTimeout) + [RequestDeadline(timeout: requestTimeout)])),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "textrender-server"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },

@@ -1,36 +1,46 @@
 import Foundation
 import Hummingbird
 
-/// A request body read chunk by chunk, bounded in size (413) and in the wait for each
-/// chunk (408): a client that stalls mid-body cannot hold a request slot for long.
+/// A request body read chunk by chunk, bounded in size (413), in the wait for each chunk
+/// (408, `bodyTimeout`) and in the time for all of it (408, the request's deadline): a
+/// client that stalls mid-body, or sends it a byte at a time, cannot hold a request slot
+/// for long.
 ///
-/// `@unchecked Sendable`: one task at a time uses it. `/measure`'s handler reads the first
-/// records and then hands the reader to the response body's writer, which Hummingbird runs
-/// only after the handler has returned; within `next()` the one child task that reads runs
-/// while the caller waits for it (the task group awaits it before returning).
+/// `@unchecked Sendable`: one task at a time uses it (`/render`'s handler; for `/measure`
+/// the task that drains the body, `BodyRecords`). Within `next()` the one child task that
+/// reads runs while the caller waits for it (the task group awaits it before returning).
 final class BodyReader: @unchecked Sendable {
     private var iterator: RequestBody.AsyncIterator
     private var received = 0
     private let limit: Int
     private let timeout: Duration
+    private let requestTimeout: Duration
+    private let deadline: ContinuousClock.Instant
 
-    init(_ body: RequestBody, limit: Int, timeout: Duration) {
+    /// - Parameters:
+    ///   - limit: the most bytes the body may have.
+    ///   - timeout: the longest wait for each chunk.
+    ///   - requestTimeout: the longest the whole body may take, counted from now.
+    init(_ body: RequestBody, limit: Int, timeout: Duration, requestTimeout: Duration) {
         iterator = body.makeAsyncIterator()
         self.limit = limit
         self.timeout = timeout
+        self.requestTimeout = requestTimeout
+        deadline = .now + requestTimeout
     }
 
     /// The next chunk, or nil at the end of the body.
     ///
     /// - Throws: `ServiceError` 413 past the size limit, 408 when no byte came within the
-    ///   timeout; what the connection throws.
+    ///   timeout or the body is not all in by the deadline; what the connection throws.
     func next() async throws -> ByteBuffer? {
-        let timeout = timeout
+        let left = deadline - .now
+        let (wait, late) = left < timeout ? (left, ServiceError.requestTimeout(requestTimeout)) : (timeout, .bodyTimeout(timeout))
         let chunk = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
             group.addTask { try await self.read() }
             group.addTask {
-                try await Task.sleep(for: timeout)
-                throw ServiceError.bodyTimeout(timeout)
+                try await Task.sleep(for: wait)
+                throw late
             }
             defer { group.cancelAll() }
             return try await group.next() ?? nil
@@ -53,7 +63,14 @@ final class BodyReader: @unchecked Sendable {
 
 extension ServiceError {
     static func bodyTimeout(_ timeout: Duration) -> ServiceError {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        return ServiceError(.requestTimeout, "no part of the request body came for \(String(format: "%g", seconds)) s (the server's --body-timeout)")
+        ServiceError(.requestTimeout, "no part of the request body came for \(seconds(timeout)) s (the server's --body-timeout)")
+    }
+
+    static func requestTimeout(_ timeout: Duration) -> ServiceError {
+        ServiceError(.requestTimeout, "the request body did not all come within \(seconds(timeout)) s (the server's --request-timeout)")
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        String(format: "%g", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
 }

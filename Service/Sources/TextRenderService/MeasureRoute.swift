@@ -105,17 +105,38 @@ struct BadLine: Encodable {
 /// The JSON Lines posts of a request body as they arrive: the body's chunks cut into
 /// records by `FeedLineSplitter`.
 ///
-/// `@unchecked Sendable`, as `BodyReader` and for the same reason: the handler reads the
-/// first records (to answer 400 when no line holds a post) and then hands this over to the
-/// response body's writer, which Hummingbird runs only after the handler has returned.
+/// A task of its own drains the body as fast as the client sends it, whether or not the
+/// answer is being read: a client that sends its whole body before reading the answer
+/// (what most HTTP clients do) would otherwise wait for the server to read while the
+/// server waits for it to read, until the connection timed out. What is drained and not
+/// yet measured is held, at most the body limit (`maxBodyBytes`).
+///
+/// `@unchecked Sendable`: the handler reads the first records (to answer 400 when no line
+/// holds a post) and then hands this over to the response body's writer, which Hummingbird
+/// runs only after the handler has returned; one task at a time uses it.
 final class BodyRecords: @unchecked Sendable {
-    private let body: BodyReader
+    private var chunks: AsyncThrowingStream<ByteBuffer, any Error>.AsyncIterator
     private var splitter = FeedLineSplitter()
     /// Records read ahead by the handler, given out first (`readAhead[given...]`).
     private var readAhead: [FeedRecord] = []
     private var given = 0
+    /// Bytes of the body received so far.
+    private(set) var received = 0
 
-    init(_ body: BodyReader) { self.body = body }
+    /// Starts draining `body`; the draining stops when this is dropped.
+    init(_ body: BodyReader) {
+        let (stream, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
+        let drain = Task {
+            do {
+                while let chunk = try await body.next() { continuation.yield(chunk) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in drain.cancel() }
+        chunks = stream.makeAsyncIterator()
+    }
 
     /// The next record without waiting for the body, or nil when the body given so far has
     /// no more (see `isFinished`).
@@ -134,7 +155,8 @@ final class BodyRecords: @unchecked Sendable {
     ///
     /// - Throws: what `BodyReader.next()` throws.
     func receive() async throws {
-        guard let chunk = try await body.next() else { return splitter.finish() }
+        guard let chunk = try await chunks.next() else { return splitter.finish() }
+        received += chunk.readableBytes
         splitter.append(chunk.readableBytesView)
     }
 
@@ -166,7 +188,8 @@ extension TextService {
         let limit = configuration.maxBodyBytes
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw ServiceError.bodyTooLarge(limit: limit) }
         guard let ticket = gate.enter() else { throw ServiceError.busy(limit: gate.limit) }
-        let records = BodyRecords(BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout))
+        let records = BodyRecords(BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout,
+                                             requestTimeout: configuration.requestTimeout))
         // Lines but no post in them: 400 rather than a stream of errors. An empty body gets
         // an empty 200, as `textrender measure` writes nothing for empty input.
         guard try await records.readUntilFirstPost() else {
@@ -183,12 +206,13 @@ extension TextService {
             // The slot is held until the response is written.
             defer { withExtendedLifetime(ticket) {} }
             try await self.stream(records, measurer: measurer, to: &writer)
+            if records.received >= Self.trimAfterBytes { self.releaseFreedMemory() }
         })
     }
 
     /// Measures the records on the worker pool, a window of them at a time, and writes the
-    /// lines in input order as they are done: the response is never held whole, and a
-    /// client that reads slowly holds the reading of the body back.
+    /// lines in input order as they are done: the response is never held whole; a client
+    /// that reads slowly holds the measuring back, not the draining of its body.
     private func stream(_ records: BodyRecords, measurer: FeedMeasurer, to writer: inout any ResponseBodyWriter) async throws {
         let window = 16 * pool.workerCount
         var inFlight: [Task<[UInt8], Never>] = []

@@ -156,23 +156,44 @@ struct RenderRequest: Decodable, Sendable {
 
 extension TextService {
     /// `POST /render`: a JSON body, an 8-bit gray PNG back.
+    ///
+    /// The body (at most `maxRenderBytes`) is read before a request slot is taken, so a slow
+    /// client holds none; the text is measured, and a box over the pixel limit refused,
+    /// before the whole layout is built. What one render holds is bounded by its body
+    /// (about 300 bytes a line, 90 a character) and its bitmap.
     func render(_ request: Request) async throws -> Response {
-        let limit = configuration.maxBodyBytes
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw ServiceError.bodyTooLarge(limit: limit) }
-        guard let ticket = gate.enter() else { throw ServiceError.busy(limit: gate.limit) }
-        defer { withExtendedLifetime(ticket) {} }
-        let body = try await BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout).collect()
+        // The smaller of the two limits, named as the server's option that sets it.
+        let ownLimit = configuration.maxRenderBytes <= configuration.maxBodyBytes
+        let limit = min(configuration.maxRenderBytes, configuration.maxBodyBytes)
+        let tooLarge = ownLimit ? ServiceError.renderTooLarge(limit: limit) : .bodyTooLarge(limit: limit)
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
+        let body: [UInt8]
+        do {
+            body = try await BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout,
+                                        requestTimeout: configuration.requestTimeout).collect()
+        } catch let error as ServiceError where error.status == .contentTooLarge {
+            throw tooLarge
+        }
         let job = try RenderRequest.decode(body)
         let serverLimit = configuration.maxPixels
         guard job.settings.maxPixels > 0, job.settings.maxPixels <= serverLimit else {
             throw ServiceError.badRequest("invalid \"maxPixels\" \(job.settings.maxPixels): must be from 1 to \(serverLimit) (the server's --max-pixels)")
         }
+        guard let ticket = gate.enter() else { throw ServiceError.busy(limit: gate.limit) }
+        defer { withExtendedLifetime(ticket) {} }
         let engine = engine
         let table = job.emoticons ? emoticons : .empty
         let outcome: Result<(png: [UInt8], layout: TextLayout), ServiceError> = await run {
             do {
-                let layout = try engine.layout(table.attributed(job.settings.attributed(job.text)), options: job.settings.layoutOptions)
-                guard let bitmap = try TextRenderer().render(layout, options: job.settings.renderOptions).bitmap else {
+                let text = table.attributed(job.settings.attributed(job.text))
+                let (options, renderOptions) = (job.settings.layoutOptions, job.settings.renderOptions)
+                // The box's pixels from a measurement (no lines, glyph positions or shaped
+                // text kept), before the layout is made. An unwrapped text's width is known
+                // from its layout only: it counts as one pixel, its height in full.
+                let measured = try engine.measure(text, options: options)
+                try renderOptions.checkPixels(width: options.width.isFinite ? options.width : 1 / renderOptions.scale, height: measured.height)
+                let layout = try engine.layout(text, options: options)
+                guard let bitmap = try TextRenderer().render(layout, options: renderOptions).bitmap else {
                     return .failure(ServiceError(.internalServerError, "render cancelled"))
                 }
                 return .success((try bitmap.pngData(), layout))
@@ -183,6 +204,7 @@ extension TextService {
                 return .failure(.badRequest("\(error)"))
             }
         }
+        if body.count >= Self.trimAfterBytes { releaseFreedMemory() }
         let (png, layout) = try outcome.get()
         let headers: HTTPFields = [
             .contentType: "image/png",
@@ -191,5 +213,11 @@ extension TextService {
             HTTPField.Name("TextKitLite-Size")!: "\(layout.size.width)x\(layout.size.height)",
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
+    }
+}
+
+extension ServiceError {
+    static func renderTooLarge(limit: Int) -> ServiceError {
+        ServiceError(.contentTooLarge, "render request body larger than \(limit) bytes (the server's --max-render-bytes)")
     }
 }

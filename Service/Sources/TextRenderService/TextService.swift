@@ -1,3 +1,4 @@
+internal import CMalloc
 import Foundation
 import Synchronization
 import TextKitLite
@@ -52,6 +53,17 @@ public final class TextService: Sendable {
             return made
         }
     }
+
+    /// The body size from which on a request hands the memory it freed back to the system
+    /// when it ends (`releaseFreedMemory`).
+    static let trimAfterBytes = 64 << 10
+
+    /// Hands freed memory back to the system. glibc keeps freed small blocks in its arenas
+    /// (one per worker thread), so after one large layout (a line and its runs are a few
+    /// hundred bytes each) the server's resident size would stay at its peak; this brings
+    /// it back near its baseline. It walks the arenas: a millisecond or so, paid only after
+    /// a large request.
+    func releaseFreedMemory() { malloc_trim(0) }
 
     /// Runs `work` on the worker pool and waits for it without blocking the caller's thread.
     func run<Output: Sendable>(_ work: @escaping @Sendable () -> Output) async -> Output {

@@ -29,6 +29,14 @@ struct TextRenderServer: AsyncParsableCommand {
     @Option(name: .customLong("max-body-bytes"), parsing: .unconditional, help: "Largest request body accepted (413 beyond).")
     var maxBodyBytes = 16 << 20
 
+    @Option(name: .customLong("max-render-bytes"), parsing: .unconditional, help: "Largest POST /render body accepted (413 beyond).")
+    var maxRenderBytes = 256 << 10
+
+    @Option(name: .customLong("request-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "Longest time, in seconds, a request may take from its head to the end of its answer (408 for a late body; the connection closed 2 s later).",
+        valueName: "seconds"))
+    var requestTimeout = 120
+
     @Option(name: .customLong("body-timeout"), parsing: .unconditional, help: ArgumentHelp(
         "Longest wait, in seconds, for the next part of a request body (408 beyond).", valueName: "seconds"))
     var bodyTimeout = 30
@@ -68,6 +76,8 @@ struct TextRenderServer: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("invalid --port \(port): must be from 0 to 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("invalid --max-body-bytes \(maxBodyBytes): must be positive") }
+        guard maxRenderBytes > 0 else { throw ValidationError("invalid --max-render-bytes \(maxRenderBytes): must be positive") }
+        guard (1...86_400).contains(requestTimeout) else { throw ValidationError("invalid --request-timeout \(requestTimeout): must be from 1 to 86400 seconds") }
         guard (1...86_400).contains(bodyTimeout) else { throw ValidationError("invalid --body-timeout \(bodyTimeout): must be from 1 to 86400 seconds") }
         guard (1...86_400).contains(stallTimeout) else { throw ValidationError("invalid --stall-timeout \(stallTimeout): must be from 1 to 86400 seconds") }
         guard (1...10_000).contains(maxConcurrent) else { throw ValidationError("invalid --max-concurrent \(maxConcurrent): must be from 1 to 10000") }
@@ -85,6 +95,8 @@ struct TextRenderServer: AsyncParsableCommand {
         configuration.port = port
         configuration.maxBodyBytes = maxBodyBytes
         configuration.maxConcurrent = maxConcurrent
+        configuration.maxRenderBytes = maxRenderBytes
+        configuration.requestTimeout = .seconds(requestTimeout)
         configuration.bodyTimeout = .seconds(bodyTimeout)
         configuration.stallTimeout = .seconds(stallTimeout)
         if let jobs { configuration.jobs = jobs }

@@ -5,24 +5,9 @@ import Testing
 /// with the request in flight answered whole, its errors on bad options.
 @Suite struct ExecutableTests {
     @Test func printsWhereItListensAndStopsGracefullyOnSIGTERM() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: serverPath)
-        process.arguments = ["--port", "0", "--jobs", "1"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        defer { if process.isRunning { process.interrupt() } }
-        let startLine = try await HTTP.onThread { () -> String in
-            var bytes: [UInt8] = []
-            while !bytes.contains(0x0A) {
-                let data = out.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                bytes += data
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        let match = startLine.firstMatch(of: /^textrender-server listening on http:\/\/127\.0\.0\.1:(\d+)\n/)
-        let port = try #require(match.flatMap { Int($0.1) }, "start line: \(startLine)")
+        let server = try await ServerProcess(["--jobs", "1"])
+        let (process, port) = (server.process, server.port)
+        #expect(server.startLine == "textrender-server listening on http://127.0.0.1:\(port)\n")
         #expect(try await HTTP.send(port: port, "GET", "/health").status == 200)
 
         // A request in flight (its body still coming) when SIGTERM arrives is answered whole.

@@ -140,6 +140,19 @@ final class HTTPConnection: @unchecked Sendable {
         return try readResponse()
     }
 
+    /// Reads at most `count` bytes of what has come (a client that reads slowly).
+    ///
+    /// - Returns: false once the server closed the connection.
+    func readSome(_ count: Int) throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: count)
+        let got = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        if got > 0 { received += chunk[0..<got] }
+        if got < 0, errno != EINTR, errno != EAGAIN, errno != ECONNRESET {
+            throw Failure(description: "recv: \(String(cString: strerror(errno)))")
+        }
+        return got > 0 || (got < 0 && errno != ECONNRESET)
+    }
+
     private func readUntil(_ marker: [UInt8]) throws -> Int {
         var from = readOffset
         while true {

@@ -67,3 +67,52 @@ var serverPath: String {
     }
     return repositoryRoot + "/Service/.build/debug/textrender-server"
 }
+
+/// The built `textrender-server` run as a user runs it, on a free loopback port: a trap
+/// ends it where the tests see it, and its memory can be read from /proc.
+final class ServerProcess {
+    let process = Process()
+    /// The line it printed on start.
+    let startLine: String
+    let port: Int
+
+    init(_ arguments: [String]) async throws {
+        process.executableURL = URL(fileURLWithPath: serverPath)
+        process.arguments = ["--port", "0"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        startLine = try await HTTP.onThread { () -> String in
+            var bytes: [UInt8] = []
+            while !bytes.contains(0x0A) {
+                let data = out.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                bytes += data
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let match = startLine.firstMatch(of: /^textrender-server listening on http:\/\/127\.0\.0\.1:(\d+)\n/)
+        guard let port = match.flatMap({ Int($0.1) }) else {
+            process.terminate()
+            throw HTTPConnection.Failure(description: "start line: \(startLine)")
+        }
+        self.port = port
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// A memory figure of the process in bytes: `VmRSS` (resident now) or `VmHWM` (its peak).
+    func memory(_ field: String) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
+            throw HTTPConnection.Failure(description: "no \(field) in /proc status")
+        }
+        return kilobytes * 1024
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+import TextKitLite
+import TextRenderService
+
+/// What an attacker or a careless client sends, over real HTTP on loopback: the server never
+/// dies (the built executable, so a trap ends a process the test watches), its memory is
+/// bounded by the request and returns after it, and no client holds a request slot for
+/// longer than the request deadline.
+@Suite struct HostileServiceTests {
+    /// Every numeric `/render` field at extreme values, alone and with each alignment and
+    /// direction that moves lines: each answered (400, 413 or 422 when refused), and the
+    /// server still up. A width of 1e300 once killed it (SIGILL).
+    @Test func extremeRenderValuesNeverEndTheServer() async throws {
+        let server = try await ServerProcess(["--jobs", "1"])
+        let fields = ["width", "fontSize", "lineSpacing", "letterSpacing", "lineHeight", "lineHeightMultiple", "inset", "scale",
+                      "maxPixels", "maxLines"]
+        let values = ["1e300", "-1e300", "1e39", "8e18", "-8e18", "5e-324", "-0.0", "1.7976931348623157e308", "1e6", "1000001"]
+        let layouts = ["\"align\":\"left\"", "\"align\":\"center\"", "\"align\":\"right\"", "\"align\":\"justify\"",
+                       "\"direction\":\"rightToLeft\"", "\"maxLines\":1", "\"width\":\"inf\""]
+        var statuses: [Int: Int] = [:]
+        for field in fields {
+            for value in values {
+                for layout in layouts where !(layout.contains("maxLines") && field == "maxLines")
+                    && !(layout.contains("width") && field == "width") {
+                    let body = #"{"text":"Hello مرحبا 世界 👋 a long enough line to wrap once or twice","\#(field)":\#(value),\#(layout)}"#
+                    let response = try await HTTP.send(port: server.port, "POST", "/render", body: Array(body.utf8))
+                    statuses[response.status, default: 0] += 1
+                    #expect([200, 400, 413, 422].contains(response.status), "\(body): \(response.status) \(response.text)")
+                }
+            }
+        }
+        #expect(server.process.isRunning)
+        #expect(try await HTTP.send(port: server.port, "GET", "/health").status == 200)
+        #expect(statuses[400, default: 0] > 100 && statuses[200, default: 0] > 50, "\(statuses)")
+    }
+
+    /// The costliest `/render` a body of the limit can ask for (a line per byte: a layout
+    /// holds about 300 bytes a line) raises the server's resident memory by no more than
+    /// 400 times its body, and the memory goes back near where it was afterwards.
+    @Test func renderMemoryIsBoundedByItsBodyAndReturned() async throws {
+        let server = try await ServerProcess(["--jobs", "1", "--max-concurrent", "1"])
+        let small = try await HTTP.send(port: server.port, "POST", "/render", body: Array(#"{"text":"warm up 世界 مرحبا"}"#.utf8))
+        #expect(small.status == 200)
+        let baseline = try server.memory("VmRSS")
+        #expect(try server.memory("VmHWM") < baseline + (8 << 20), "the start-up peak is the baseline's")
+        let newlines = (256 << 10) / 2 - 40
+        let lines = String(repeating: #"\n"#, count: newlines)
+        let body = Array(#"{"text":"\#(lines)","fontSize":0.01}"#.utf8)
+        #expect(body.count <= 256 << 10)
+        let response = try await HTTP.send(port: server.port, "POST", "/render", body: body)
+        #expect(response.status == 200, "\(response.text.prefix(300))")
+        #expect(response.headers["textkitlite-lines"] == "\(newlines)")
+        let peak = try server.memory("VmHWM") - baseline
+        #expect(peak <= 400 * body.count, "peak \(peak >> 20) MB over the baseline for a \(body.count >> 10) KB body")
+        #expect(peak > 20 * body.count, "the request did not lay out (peak \(peak >> 10) KB)")
+        let after = try server.memory("VmRSS") - baseline
+        #expect(after <= 16 << 20, "\(after >> 20) MB still held after the request (peak \(peak >> 20) MB)")
+        #expect(server.process.isRunning)
+    }
+
+    /// A `/render` body over its own limit (`--max-render-bytes`, below `--max-body-bytes`)
+    /// is refused whether its length is declared or it comes in chunks.
+    @Test func renderBodiesHaveTheirOwnLimit() async throws {
+        let (declared, chunked, measure) = try await withServer({ $0.maxRenderBytes = 1000 }) { port in
+            let body = Array(#"{"id":1,"text":"\#(String(repeating: "x", count: 1000))"}"#.utf8)
+            return (try await HTTP.send(port: port, "POST", "/render", body: body),
+                    try await HTTP.sendChunked(port: port, "/render", body: body, chunkSize: 100),
+                    try await HTTP.sendChunked(port: port, "/measure", body: body + [0x0A], chunkSize: 100))
+        }
+        let message = "{\"error\":\"render request body larger than 1000 bytes (the server's --max-render-bytes)\"}\n"
+        #expect(declared.status == 413 && declared.text == message)
+        #expect(chunked.status == 413 && chunked.text == message)
+        #expect(measure.status == 200, "/measure keeps --max-body-bytes")
+    }
+
+    /// A client that sends its body a byte at a time, never pausing as long as the body
+    /// timeout, is cut off at the request deadline: `/render` with 408 and holding no slot
+    /// meanwhile (its body is read before a slot is taken), `/measure` with an error line.
+    @Test func tricklingClientsAreCutOffAtTheDeadline() async throws {
+        try await withServer({ $0.requestTimeout = .seconds(2); $0.bodyTimeout = .seconds(1); $0.maxConcurrent = 1 }) { port in
+            let message = "the request body did not all come within 2 s (the server's --request-timeout)"
+            let trickler = Task {
+                try await HTTP.onThread { () -> HTTPConnection.Response in
+                    let connection = try HTTPConnection(port: port)
+                    connection.sendHead("POST", "/render", contentLength: 100)
+                    for byte in #"{"text":"a slow one"#.utf8 {
+                        connection.send([byte])
+                        Thread.sleep(forTimeInterval: 0.3)
+                    }
+                    return try connection.readResponse()
+                }
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            // The only slot is free while the trickler sends.
+            let other = try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8))
+            #expect(other.status == 200)
+            let render = try await trickler.value
+            #expect(render.status == 408)
+            #expect(render.text == "{\"error\":\"\(message)\"}\n")
+
+            let measure = try await HTTP.onThread { () -> HTTPConnection.Response in
+                let connection = try HTTPConnection(port: port)
+                try connection.startMeasure(firstLine: Array(#"{"id":1,"text":"trickle"}"#.utf8), marker: "\"id\":1,")
+                for byte in #"{"id":2,"text":"slowly"}"#.utf8 {
+                    connection.sendChunk([byte])
+                    Thread.sleep(forTimeInterval: 0.3)
+                }
+                return try connection.readResponse()
+            }
+            // The body never ends, and no pause reaches the body timeout: the deadline ends it.
+            #expect(measure.status == 200)
+            #expect(measure.lines.last == "{\"error\":\"\(message)\"}")
+            #expect(try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8)).status == 200)
+        }
+    }
+
+    /// A client that reads a long `/measure` answer a little at a time (so the connection
+    /// never stalls) is reset at the request deadline (what the kernel held for it is
+    /// dropped), and its slot is freed.
+    @Test func aClientThatReadsSlowlyLosesItsSlotAtTheDeadline() async throws {
+        let body = Array((0..<50_000).map { #"{"id":\#($0),"text":"a post read slowly, #\#($0)"}"# }.joined(separator: "\n").utf8)
+        try await withServer({ $0.requestTimeout = .seconds(2); $0.maxConcurrent = 1 }) { port in
+            let slow = try HTTPConnection(port: port, receiveBuffer: 4096)
+            let reading = Task {
+                try await HTTP.onThread { () -> Int in
+                    slow.sendHead("POST", "/measure", contentLength: body.count)
+                    slow.send(body)
+                    var reads = 0
+                    while try slow.readSome(256), reads < 1000 {
+                        reads += 1
+                        Thread.sleep(forTimeInterval: 0.05)
+                    }
+                    return reads
+                }
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8)).status == 503)
+            let reads = try await reading.value
+            #expect(reads < 1000, "the connection was not reset")
+            var freed = false
+            for _ in 0..<50 where !freed {
+                freed = try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8)).status == 200
+                if !freed { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(freed)
+        }
+    }
+
+    /// A client that sends a whole large `/measure` body before it reads anything (what
+    /// most HTTP clients do) gets the whole answer: the server drains the body while the
+    /// answer waits, rather than each side waiting for the other until the stall timeout.
+    @Test func aClientThatSendsItsWholeBodyFirstGetsTheWholeAnswer() async throws {
+        let count = 40_000
+        let body = Array((0..<count).map { #"{"id":\#($0),"text":"sent before any answer is read, #\#($0)"}"# }
+            .joined(separator: "\n").utf8)
+        try await withServer({ $0.stallTimeout = .seconds(5) }) { port in
+            let response = try await HTTP.onThread { () -> HTTPConnection.Response in
+                let connection = try HTTPConnection(port: port, receiveBuffer: 4096)
+                connection.sendHead("POST", "/measure", contentLength: body.count)
+                connection.send(body)
+                return try connection.readResponse()
+            }
+            #expect(response.status == 200)
+            #expect(response.lines.count == count)
+            #expect(response.lines.last?.contains("\"id\":\(count - 1),") == true, "\(response.lines.last ?? "")")
+        }
+    }
+}
