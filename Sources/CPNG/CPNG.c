@@ -51,6 +51,7 @@ typedef struct {
     uint32_t width;
     uint32_t height;
     int channels;
+    uint64_t max_pixels;
     uint8_t *rows;
     uint8_t *pixels;
 } decoder;
@@ -103,9 +104,16 @@ static void convert_row(decoder *d, const uint8_t *row, uint32_t y) {
 static tkl_png_code decode_under_setjmp(decoder *d) {
     if (setjmp(png_jmpbuf(d->png))) return d->fail.code;
     png_set_read_fn(d->png, d, read_bytes);
-    // The pixel bound is the caller's (checked before): lift libpng's own (1,000,000 pixels
-    // a side) to the format's limit.
-    png_set_user_limits(d->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+    // The pixel bound is the caller's (checked before), and no side can exceed it: that is
+    // libpng's own bound a side (its default is 1,000,000 pixels).
+    png_uint_32 side = d->max_pixels < PNG_UINT_31_MAX ? (png_uint_32)d->max_pixels : PNG_UINT_31_MAX;
+    png_set_user_limits(d->png, side, side);
+    png_set_chunk_malloc_max(d->png, TKL_PNG_CHUNK_MALLOC_MAX);
+    png_set_chunk_cache_max(d->png, TKL_PNG_CHUNK_CACHE_MAX);
+    // Text, ICC profiles, suggested palettes, EXIF and time stamps are not used: skipped
+    // unread (never buffered nor inflated), as unknown ancillary chunks are.
+    static const png_byte unused[] = "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0eXIf\0tIME\0";
+    png_set_keep_unknown_chunks(d->png, PNG_HANDLE_CHUNK_NEVER, unused, (int)(sizeof unused / 5));
     png_read_info(d->png, d->info);
     d->width = png_get_image_width(d->png, d->info);
     d->height = png_get_image_height(d->png, d->info);
@@ -141,6 +149,35 @@ static uint32_t read_u32(const uint8_t *bytes) {
     return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | bytes[3];
 }
 
+/// Checks that every chunk up to IEND fits in the data before libpng reads any: libpng 1.6
+/// allocates a text chunk's declared length (up to 2 GB) before reading its bytes, and past
+/// its chunk limit it only warns. Data that ends before IEND with no chunk cut short is left
+/// to libpng, which reports what is missing.
+static tkl_png_code check_chunk_lengths(const uint8_t *data, size_t size, tkl_png_image *image) {
+    size_t offset = 8;
+    while (offset < size) {
+        if (size - offset < 8) {
+            strcpy(image->message, "the data ends inside a chunk header");
+            return TKL_PNG_TRUNCATED;
+        }
+        uint32_t length = read_u32(data + offset);
+        size_t follow = size - offset - 8;
+        if ((uint64_t)length + 4 > follow) {
+            memcpy(image->chunk, data + offset + 4, 4);
+            image->chunk[4] = '\0';
+            for (int i = 0; i < 4; i++) {
+                if (image->chunk[i] < 0x21 || image->chunk[i] > 0x7E) image->chunk[i] = '?';
+            }
+            image->chunk_length = length;
+            image->chunk_follow = follow;
+            return TKL_PNG_CHUNK_PAST_END;
+        }
+        if (memcmp(data + offset + 4, "IEND", 4) == 0) break;
+        offset += 12 + (size_t)length;
+    }
+    return TKL_PNG_OK;
+}
+
 tkl_png_code tkl_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
                             tkl_png_image *image) {
     memset(image, 0, sizeof *image);
@@ -157,10 +194,13 @@ tkl_png_code tkl_png_decode(const uint8_t *data, size_t size, uint64_t max_pixel
         image->height = read_u32(data + 20);
         if ((uint64_t)image->width * image->height > max_pixels) return TKL_PNG_TOO_LARGE;
     }
+    tkl_png_code chunks = check_chunk_lengths(data, size, image);
+    if (chunks != TKL_PNG_OK) return chunks;
     decoder d = {
         .fail = {.code = TKL_PNG_OK, .message = image->message, .message_size = sizeof image->message},
         .data = data,
         .size = size,
+        .max_pixels = max_pixels,
     };
     d.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &d.fail, on_error, on_warning);
     if (d.png == NULL) return TKL_PNG_NO_MEMORY;

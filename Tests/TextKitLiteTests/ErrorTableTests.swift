@@ -514,10 +514,7 @@ import Testing
     @Test func commandLineRejectsATextFileOverItsSizeLimit() throws {
         // A sparse 65 MB file: over the 64 MB limit of one text, refused while reading.
         let path = Files.path("huge.txt")
-        _ = FileManager.default.createFile(atPath: path, contents: nil)
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.truncate(atOffset: 65 << 20)
-        try handle.close()
+        try Fixtures.makeSparseFile(path, size: 65 << 20)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try Self.runTool(["render", "--file", path, "--json"], stdin: nil, environment: [:])
         #expect(result.status == 1)

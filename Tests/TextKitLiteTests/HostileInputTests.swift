@@ -325,6 +325,37 @@ import Testing
         }
     }
 
+    // MARK: Files
+
+    /// A FIFO or a device where a font, an emoticon table or an emoticon image is expected is
+    /// refused at once, naming it: nothing waits for a writer (a FIFO given as a font used to
+    /// block for ever in `open`), nothing reads a device. `timeout` ends the tool should it
+    /// wait again.
+    @Test(.timeLimit(.minutes(1)))
+    func nonRegularFilesAreRefusedWithoutBlocking() throws {
+        let directory = Fixtures.temporaryPath("hostile-files")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let fifo = directory + "/fifo"
+        unlink(fifo)
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let fifoImage = directory + "/fifo-image.json", deviceImage = directory + "/device-image.json"
+        try Data(#"{"emoticons": [{"code": "[x]", "image": "fifo"}]}"#.utf8).write(to: URL(fileURLWithPath: fifoImage))
+        try Data(#"{"emoticons": [{"code": "[x]", "image": "/dev/zero"}]}"#.utf8).write(to: URL(fileURLWithPath: deviceImage))
+        let cases = [
+            ("--font", fifo, "Error: font path is a pipe, not a font file: \(fifo)"),
+            ("--emoticons", fifo, "Error: --emoticons: cannot read emoticon table \(fifo): it is a pipe, not a regular file"),
+            ("--emoticons", fifoImage,
+             "Error: --emoticons: emoticon table \(fifoImage), entry 1 [x]: cannot read image file \(fifo): it is a pipe, not a regular file"),
+            ("--emoticons", deviceImage,
+             "Error: --emoticons: emoticon table \(deviceImage), entry 1 [x]: cannot read image file /dev/zero: it is a character device, not a regular file"),
+        ]
+        for (option, path, message) in cases {
+            let result = try TextRenderTool.shell("exec timeout 20 \"$T\" render 'a[x]' --json \(option) '\(path)'")
+            #expect(result.status == 1, "\(option) \(path): status \(result.status), \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
+    }
+
     // MARK: Regressions (bugs found by these tests and the fuzzer)
 
     /// No line but the first of a paragraph starts with white space: UAX #14 allows no

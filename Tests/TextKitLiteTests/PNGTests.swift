@@ -85,7 +85,7 @@ import Testing
     @Test func decodingFromBytesNamesTheData() throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.fixture("gray8.png"))))
         #expect(try GrayImage(pngData: bytes) == Self.decode("gray8.png"))
-        #expect(throws: ImageError(path: "avatar 7", reason: .truncated)) {
+        #expect(throws: ImageError(path: "avatar 7", reason: .chunkPastEnd(chunk: "IHDR", length: 13, following: 14))) {
             try GrayImage(pngData: Array(bytes.prefix(30)), name: "avatar 7")
         }
         #expect(throws: ImageError(path: "PNG data", reason: .notPNG)) { try GrayImage(pngData: []) }
@@ -113,7 +113,45 @@ import Testing
     }
 
     @Test func truncated() {
-        #expect(Self.failure(Self.fixture("truncated.png")) == .truncated)
+        #expect(Self.failure(Self.fixture("truncated.png")) == .chunkPastEnd(chunk: "IDAT", length: 18, following: 6))
+    }
+
+    /// A PNG of 148 bytes: a 1×1 image whose text chunk (before IDAT) declares 2 GB of data.
+    static func pngWithChunk(_ type: String, declaring length: UInt32) -> [UInt8] {
+        func chunk(_ type: String, _ data: [UInt8], length: UInt32? = nil) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return withUnsafeBytes(of: (length ?? UInt32(data.count)).bigEndian, Array.init) + body
+                + withUnsafeBytes(of: UInt32(Self.crc32(body)).bigEndian, Array.init)
+        }
+        let header = chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
+        let idat = chunk("IDAT", [0x78, 0x9C, 0x63, 0x68, 0x00, 0x00, 0x00, 0x82, 0x00, 0x81])  // zlib of [0, 0x80]
+        let text = chunk(type, Array("Comment".utf8) + [0, 0] + [UInt8](repeating: 0x78, count: 60), length: length)
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + header + text + idat + chunk("IEND", [])
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// libpng 1.6 allocates a text chunk's declared length before reading it (and past its
+    /// chunk limit only warns): a 148-byte file made it allocate 2 GB. Every chunk's length is
+    /// checked against the bytes that remain first, and the chunk is named.
+    @Test(arguments: ["zTXt", "iTXt", "tEXt", "iCCP"])
+    func chunkLengthPastTheEndIsRefusedBeforeLibpngReadsIt(_ type: String) throws {
+        let honest = Self.pngWithChunk(type, declaring: 69)
+        #expect(try GrayImage(pngData: honest).width == 1)
+        let bytes = Self.pngWithChunk(type, declaring: 0x7FFF_FFF0)
+        #expect(bytes.count == 148)
+        #expect(throws: ImageError(path: "PNG data", reason: .chunkPastEnd(chunk: type, length: 0x7FFF_FFF0, following: 107))) {
+            try GrayImage(pngData: bytes)
+        }
+        #expect(ImageError(path: "x.png", reason: .chunkPastEnd(chunk: type, length: 0x7FFF_FFF0, following: 107)).description
+                == "truncated PNG file: x.png (its \(type) chunk declares 2147483632 bytes of data, but 107 bytes follow its header)")
     }
 
     @Test func badCRC() {
@@ -140,11 +178,25 @@ import Testing
         #expect(Self.failure(Fixtures.testsDirectory.path) == .cannotRead("Is a directory"))
     }
 
-    @Test func fileLargerThanTheLimit() {
-        #expect(throws: ImageError(path: "/dev/zero", reason: .fileTooLarge(bytes: (64 << 20) + (1 << 16), limit: 64 << 20))) {
+    @Test func fileLargerThanTheLimit() throws {
+        // A sparse file of 65 MB: refused from its size, before reading.
+        let path = Fixtures.temporaryPath("huge-file.png")
+        try Fixtures.makeSparseFile(path, size: 65 << 20)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: ImageError(path: path, reason: .fileTooLarge(bytes: 65 << 20, limit: 64 << 20))) {
+            try GrayImage(pngFile: path)
+        }
+        #expect(throws: FileBytes.Failure.tooLarge(bytes: 65 << 20, limit: 1000)) {
+            try FileBytes.contents(of: path, limit: 1000)
+        }
+    }
+
+    /// A device is not read (`/dev/zero` would be read to the limit): refused by its kind.
+    @Test func deviceIsNotAnImageFile() {
+        #expect(throws: ImageError(path: "/dev/zero", reason: .cannotRead("it is a character device, not a regular file"))) {
             try GrayImage(pngFile: "/dev/zero")
         }
-        #expect(throws: FileBytes.Failure.tooLarge(bytes: 1 << 16, limit: 1000)) {
+        #expect(throws: FileBytes.Failure.notRegularFile("a character device")) {
             try FileBytes.contents(of: "/dev/zero", limit: 1000)
         }
     }

@@ -178,7 +178,7 @@ import Testing
         for path in [fifo, fifoLink] {
             let received = Mutex<[UInt8]?>(nil)
             let reader = Thread {
-                let bytes = try? FileBytes.contents(of: fifo, limit: 1 << 20)
+                let bytes = FileHandle(forReadingAtPath: fifo).map { [UInt8]($0.readDataToEndOfFile()) }
                 received.withLock { $0 = bytes }
             }
             reader.start()

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import TextKitLite
 
 /// Shared fixtures: the bundled fonts and an engine over them (fonts load once per process).
@@ -27,6 +28,14 @@ enum Fixtures {
     /// A temporary directory removed at process exit is not needed: tests use unique names.
     static func temporaryPath(_ name: String) -> String {
         NSTemporaryDirectory() + "textkitlite-\(getpid())-\(UUID().uuidString.prefix(8))-\(name)"
+    }
+
+    /// Makes a sparse file of `size` zero bytes at `path` (no disk is used for them).
+    static func makeSparseFile(_ path: String, size: UInt64) throws {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: size)
+        try handle.close()
     }
 }
 

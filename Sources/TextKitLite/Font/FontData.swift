@@ -12,52 +12,46 @@ final class FontData: @unchecked Sendable {
     /// The largest font file accepted (a font collection of CJK faces is about 20 MB).
     static let maximumSize = 256 << 20
 
-    /// Reads a font file whole.
+    /// Reads a font file whole (through `FileBytes.open`).
     ///
     /// - Throws: `FontError`: `.notFound`, `.isDirectory`, `.notRegularFile` (a device, pipe
-    ///   or socket: `/dev/zero` would never end), `.tooLarge` (from the size `fstat` gives,
-    ///   before reading), `.empty`, `.unreadable` with the system's reason.
+    ///   or socket, refused before reading and without waiting: `/dev/zero` would never end,
+    ///   a FIFO would block), `.tooLarge` (from the size `fstat` gives, before reading),
+    ///   `.empty`, `.unreadable` with the system's reason.
     init(path: String) throws(FontError) {
         self.path = path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw FontError(path: path, reason: errno == ENOENT ? .notFound : .unreadable(String(cString: strerror(errno))))
+        let file: FileBytes.RegularFile
+        do {
+            file = try FileBytes.open(path, limit: Self.maximumSize)
+        } catch {
+            throw FontError(path: path, reason: Self.reason(error))
         }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw FontError(path: path, reason: .unreadable(String(cString: strerror(errno)))) }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw FontError(path: path, reason: .isDirectory)
-        case S_IFCHR: throw FontError(path: path, reason: .notRegularFile("a character device"))
-        case S_IFBLK: throw FontError(path: path, reason: .notRegularFile("a block device"))
-        case S_IFIFO: throw FontError(path: path, reason: .notRegularFile("a pipe"))
-        case S_IFSOCK: throw FontError(path: path, reason: .notRegularFile("a socket"))
-        default: throw FontError(path: path, reason: .notRegularFile("an unknown kind of file"))
-        }
-        let size = Int(status.st_size)
-        if size > Self.maximumSize { throw FontError(path: path, reason: .tooLarge(bytes: size, limit: Self.maximumSize)) }
-        if size == 0 { throw FontError(path: path, reason: .empty) }
+        if file.size == 0 { throw FontError(path: path, reason: .empty) }
         // Read at most the size fstat gave: a file that grows meanwhile is cut there.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-        var count = 0
-        while count < size {
-            let got = read(descriptor, buffer.baseAddress! + count, size - count)
-            if got > 0 {
-                count += got
-            } else if got == 0 {
-                break
-            } else if errno != EINTR {
-                let reason = String(cString: strerror(errno))
-                buffer.deallocate()
-                throw FontError(path: path, reason: .unreadable(reason))
-            }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: file.size, alignment: 16)
+        let count: Int
+        do {
+            count = try file.read(into: buffer)
+        } catch {
+            buffer.deallocate()
+            throw FontError(path: path, reason: Self.reason(error))
         }
         guard count > 0 else {
             buffer.deallocate()
             throw FontError(path: path, reason: .empty)
         }
         bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[..<count])
+    }
+
+    /// A font's words for why `FileBytes` did not read the file.
+    private static func reason(_ failure: FileBytes.Failure) -> FontError.Reason {
+        switch failure {
+        case .notFound: .notFound
+        case .isDirectory: .isDirectory
+        case .notRegularFile(let kind): .notRegularFile(kind)
+        case .cannotRead(let why): .unreadable(why)
+        case .tooLarge(let bytes, let limit): .tooLarge(bytes: bytes, limit: limit)
+        }
     }
 
     deinit { bytes.deallocate() }

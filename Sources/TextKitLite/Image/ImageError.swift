@@ -3,14 +3,20 @@
 public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.
     public enum Reason: Sendable, Equatable {
-        /// The file could not be read: the system's reason ("No such file or directory").
+        /// The file could not be read: the system's reason ("No such file or directory"), or
+        /// that it is not a regular file ("it is a pipe, not a regular file").
         case cannotRead(String)
-        /// The file is larger than an image file may be (in bytes).
+        /// The file is larger than an image file may be (its size in bytes, the limit).
         case fileTooLarge(bytes: Int, limit: Int)
         /// The data does not start with the PNG signature.
         case notPNG
         /// The data ends before the image does.
         case truncated
+        /// A chunk's length runs past the end of the data: its type, the length it declares
+        /// and the bytes after its 8-byte header (its data and CRC need `length` + 4). Checked
+        /// for every chunk before libpng reads any, so a 2 GB length in a 100-byte file
+        /// allocates nothing.
+        case chunkPastEnd(chunk: String, length: Int, following: Int)
         /// libpng refused the data: its message ("IDAT: CRC error", "invalid distance too far back").
         case corrupt(String)
         /// The image has more pixels than the bound (read from IHDR, before any pixel is allocated).
@@ -34,9 +40,11 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch reason {
         case .cannotRead(let why): "cannot read image file \(path): \(why)"
-        case .fileTooLarge(let bytes, let limit): "image file too large: \(path) (\(bytes) bytes or more, limit \(limit))"
+        case .fileTooLarge(let bytes, let limit): "image file too large: \(path) (\(bytes) bytes, limit \(limit))"
         case .notPNG: "not a PNG file: \(path) (no PNG signature)"
         case .truncated: "truncated PNG file: \(path) (the data ends before the image does)"
+        case .chunkPastEnd(let chunk, let length, let following):
+            "truncated PNG file: \(path) (its \(chunk) chunk declares \(length) bytes of data, but \(following) bytes follow its header)"
         case .corrupt(let why): "corrupt PNG file: \(path) (\(why))"
         case .tooLarge(let width, let height, let limit): "PNG image too large: \(path) (\(width)×\(height) pixels, limit \(limit))"
         case .cannotEncode(let why): "cannot encode \(path) as PNG: \(why)"

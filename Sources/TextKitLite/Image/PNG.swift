@@ -12,12 +12,13 @@ extension GrayImage {
     /// rounded; gamma chunks are ignored.
     ///
     /// - Parameters:
-    ///   - path: the file; it is read whole (at most `maximumFileSize` bytes).
+    ///   - path: the file, a regular file (a device, FIFO or socket is refused before
+    ///     reading, without waiting); it is read whole (at most `maximumFileSize` bytes).
     ///   - maxPixels: the largest `width × height` accepted, checked from the header before
     ///     any pixel is allocated.
     /// - Throws: `ImageError` naming `path`: `.cannotRead` with the system's reason,
-    ///   `.fileTooLarge`, `.notPNG`, `.truncated`, `.corrupt` with libpng's message,
-    ///   `.tooLarge`, `.outOfMemory`.
+    ///   `.fileTooLarge`, `.notPNG`, `.truncated`, `.chunkPastEnd`, `.corrupt` with
+    ///   libpng's message, `.tooLarge`, `.outOfMemory`.
     /// - Complexity: O(file size + pixels).
     public init(pngFile path: String, maxPixels: Int = GrayImage.defaultMaxPixels) throws(ImageError) {
         let data: [UInt8]
@@ -25,8 +26,8 @@ extension GrayImage {
             data = try FileBytes.contents(of: path, limit: Self.maximumFileSize)
         } catch {
             switch error {
-            case .cannotRead(let why): throw ImageError(path: path, reason: .cannotRead(why))
             case .tooLarge(let bytes, let limit): throw ImageError(path: path, reason: .fileTooLarge(bytes: bytes, limit: limit))
+            case .notFound, .isDirectory, .notRegularFile, .cannotRead: throw ImageError(path: path, reason: .cannotRead(error.description))
             }
         }
         try self.init(pngData: data, name: path, maxPixels: maxPixels)
@@ -42,7 +43,8 @@ extension GrayImage {
     ///   - name: what errors call the data (a path, a URL).
     ///   - maxPixels: the largest `width × height` accepted, checked from the header before
     ///     any pixel is allocated.
-    /// - Throws: `ImageError` naming `name`: `.notPNG`, `.truncated`, `.corrupt` with
+    /// - Throws: `ImageError` naming `name`: `.notPNG`, `.truncated`, `.chunkPastEnd` (every
+    ///   chunk's length is checked against the data before libpng reads it), `.corrupt` with
     ///   libpng's message, `.tooLarge`, `.outOfMemory`.
     /// - Complexity: O(data + pixels).
     public init(pngData data: [UInt8], name: String = "PNG data", maxPixels: Int = GrayImage.defaultMaxPixels) throws(ImageError) {
@@ -57,6 +59,8 @@ extension GrayImage {
             case TKL_PNG_TRUNCATED: .truncated
             case TKL_PNG_TOO_LARGE: .tooLarge(width: Int(image.width), height: Int(image.height), limit: maxPixels)
             case TKL_PNG_NO_MEMORY: .outOfMemory
+            case TKL_PNG_CHUNK_PAST_END:
+                .chunkPastEnd(chunk: Self.message(image.chunk), length: Int(image.chunk_length), following: Int(image.chunk_follow))
             default: .corrupt(Self.message(image.message))
             }
             throw ImageError(path: name, reason: reason)
