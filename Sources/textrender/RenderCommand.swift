@@ -80,7 +80,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Highlight @mentions, #topics#, #hashtags and URLs (ink 70), as the feed does.")
     var highlight = false
 
-    @Option(name: .customLong("hit"), help: ArgumentHelp(
+    @Option(name: .customLong("hit"), parsing: .unconditional, help: ArgumentHelp(
         "Print, as one JSON object, the character index (in scalars) nearest the point X,Y (points, layout coordinates) and the highlight there.",
         valueName: "X,Y"))
     var hit: String?

@@ -288,6 +288,15 @@ enum TextRenderTool {
         #expect(plain.stdout == #"{"highlight":null,"index":0}"# + "\n")
     }
 
+    /// `--hit` takes a negative point as written, as a separate argument or after "=":
+    /// before the point is left of and above the text, the index is 0.
+    @Test(arguments: [["--hit", "-1,-1"], ["--hit=-1,-1"], ["--hit", "-1e3,-0.5"]])
+    func renderHitTakesANegativePoint(_ option: [String]) throws {
+        let result = try TextRenderTool.run(["render", "hello"] + option)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == #"{"highlight":null,"index":0}"# + "\n")
+    }
+
     /// `feed` mirrors the cell of a right-to-left post (avatar on the right), or of every
     /// post with `--direction rightToLeft`, of none with `leftToRight`; heights stay.
     @Test func feedMirrorsRightToLeftCells() throws {

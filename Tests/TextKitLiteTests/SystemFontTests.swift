@@ -81,6 +81,15 @@ import Testing
         let unknown = try TextRenderTool.run(["render", "x", "--font-family", "No Such Family 1234", "--json"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no installed font family \"No Such Family 1234\""))
+        // An unknown style is an error as an unknown family is (fontconfig would answer
+        // with the family's regular face).
+        let style = try TextRenderTool.run(["render", "x", "--font-family", "Noto Sans CJK JP:Heavy Slanted", "--json"])
+        #expect(style.status == 1)
+        #expect(style.stderr.contains(
+            "Error: no style \"Heavy Slanted\" in installed font family \"Noto Sans CJK JP\" (--font-family; its styles: Bold, Regular)"),
+            "\(style.stderr)")
+        #expect(SystemFonts.face(family: "Noto Sans CJK JP", style: "Heavy Slanted") == nil)
+        #expect(SystemFonts.face(family: "noto sans cjk jp", style: "bold") != nil)
         let none = try TextRenderTool.run(["render", "x", "--no-fallback", "--json"])
         #expect(none.status != 0)
         #expect(none.stderr.contains("--no-fallback needs --font or --font-family"))

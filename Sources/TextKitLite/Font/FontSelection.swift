@@ -26,7 +26,7 @@ public struct FontSelection: Sendable, Hashable {
     /// them has.
     ///
     /// - Throws: `OptionFailure` whose description is the message (a font that
-    ///   does not load, a family that is not installed).
+    ///   does not load, a family that is not installed, a style the family does not have).
     public func chain() throws(OptionFailure) -> FontFallbackChain {
         let given = try files + families.map(Self.installedFace)
         do {
@@ -45,6 +45,11 @@ public struct FontSelection: Sendable, Hashable {
         }
         let style = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
         guard let face = SystemFonts.face(family: name, style: style) else {
+            if let style, SystemFonts.face(family: name) != nil {
+                let styles = SystemFonts.styles(family: name)
+                throw OptionFailure("no style \"\(style)\" in installed font family \"\(name)\" (--font-family; "
+                                    + (styles.isEmpty ? "`fc-list \"\(name)\" style` lists its styles)" : "its styles: \(styles.joined(separator: ", ")))"))
+            }
             throw OptionFailure("no installed font family \"\(name)\" (--font-family; `fc-list : family` lists the installed families)")
         }
         return face.spec

@@ -26,8 +26,8 @@ public enum SystemFonts {
 
     /// The installed face of `family` ("Noto Sans CJK JP", "DejaVu Serif", "serif") with a
     /// fontconfig style ("Bold", "Italic", "Bold Italic"), nil when no installed family has
-    /// that name (fontconfig always answers with some font; an answer of another family
-    /// is refused here).
+    /// that name or the family has no such style (fontconfig always answers with some font;
+    /// an answer of another family, or of another style, is refused here).
     public static func face(family: String, style: String? = nil) -> Face? {
         let key = family + ":" + (style ?? "")
         if let known = families.withLock({ $0[key] }) { return known }
@@ -42,10 +42,34 @@ public enum SystemFonts {
             guard genericFamilies.contains(wanted) || strings(match, FC_FAMILY).contains(where: { normalized($0) == wanted }) else {
                 return nil
             }
+            if let style {
+                let wantedStyle = normalized(style)
+                guard strings(match, FC_STYLE).contains(where: { normalized($0) == wantedStyle }) else { return nil }
+            }
             return Self.face(of: match)
         }
         families.withLock { $0[key] = face }
         return face
+    }
+
+    /// The styles of an installed family's faces, as fontconfig names them ("Bold",
+    /// "Regular"), sorted; empty for a family not installed (or a generic name such as "serif").
+    public static func styles(family: String) -> [String] {
+        fontconfig.withLock { state -> [String] in
+            guard let config = state.config, let pattern = FcPatternCreate() else { return [] }
+            defer { FcPatternDestroy(pattern) }
+            add(pattern, FC_FAMILY, family)
+            guard let objects = FcObjectSetCreate() else { return [] }
+            defer { FcObjectSetDestroy(objects) }
+            FcObjectSetAdd(objects, FC_STYLE)
+            guard let set = FcFontList(config, pattern, objects) else { return [] }
+            defer { FcFontSetDestroy(set) }
+            var styles: Set<String> = []
+            for i in 0..<Int(set.pointee.nfont) {
+                if let font = set.pointee.fonts[i] { styles.formUnion(strings(font, FC_STYLE)) }
+            }
+            return styles.sorted()
+        }
     }
 
     /// The installed font of `family` (see `face(family:style:)`), loaded; nil when no
