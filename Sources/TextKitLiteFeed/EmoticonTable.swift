@@ -25,8 +25,10 @@ public struct Emoticon: Sendable, Hashable, Codable {
 /// ```
 ///
 /// Image paths are relative to the JSON file (or absolute); `size` is relative to the font
-/// size and defaults to 1; other fields are ignored. A code is "[" + 1 to 16 Unicode scalars
-/// other than "[", "]" and line breaks + "]". Every image is decoded when the table loads.
+/// size, above 0 and at most `maximumSize`, and defaults to 1; other fields are ignored. A
+/// code is "[" + 1 to 16 Unicode scalars other than "[", "]" and line breaks + "]". Every
+/// image is decoded when the table loads, each file once (entries that name one file share
+/// its pixels), and a table's images hold at most `maximumTotalPixels` pixels in all.
 public struct EmoticonTable: Sendable, Hashable {
     /// The emoticons, in the order of the file.
     public let emoticons: [Emoticon]
@@ -64,6 +66,13 @@ public struct EmoticonTable: Sendable, Hashable {
     /// The largest image of an emoticon accepted by default: 1024 × 1024 pixels.
     public static let defaultMaxPixels = 1 << 20
 
+    /// The most pixels a table's images hold in all, each image file counted once:
+    /// 16,777,216 (sixteen images of 1024 × 1024; 32 MB of gray and alpha planes).
+    public static let maximumTotalPixels = 1 << 24
+
+    /// The largest emoticon `size`: 10 font sizes high.
+    public static let maximumSize = 10.0
+
     private init(validated emoticons: [Emoticon]) {
         self.emoticons = emoticons
         byCode = Dictionary(emoticons.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
@@ -72,7 +81,7 @@ public struct EmoticonTable: Sendable, Hashable {
     /// A table of the given emoticons.
     ///
     /// - Precondition: every code is a valid code (see the type's summary) and no code
-    ///   appears twice; every size is finite and above 0.
+    ///   appears twice; every size is above 0 and at most `maximumSize`.
     public init(_ emoticons: [Emoticon]) {
         var seen: Set<String> = []
         for emoticon in emoticons {
@@ -91,8 +100,10 @@ public struct EmoticonTable: Sendable, Hashable {
     /// - Throws: `EmoticonTableError` naming the table file and, for an entry, its number
     ///   and code: the file cannot be read or is larger than `maximumFileSize`; it is not
     ///   JSON of the expected shape; an entry's code is not a code or appears twice, its
-    ///   size is not above 0, or its image cannot be read or decoded (`ImageError`).
-    /// - Complexity: O(file size + pixels of the images).
+    ///   size is not above 0 or is over `maximumSize`, its image cannot be read or decoded
+    ///   (`ImageError`), or it would take the table's images past `maximumTotalPixels`
+    ///   (checked from the image's header, before its pixels are decoded).
+    /// - Complexity: O(file size + pixels of the distinct images).
     public init(contentsOf path: String, maxPixels: Int = EmoticonTable.defaultMaxPixels) throws(EmoticonTableError) {
         let bytes: [UInt8]
         do {
@@ -109,6 +120,7 @@ public struct EmoticonTable: Sendable, Hashable {
         let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
         var emoticons: [Emoticon] = []
         var seen: Set<String> = []
+        var images = ImageFiles()
         for (index, entry) in file.emoticons.enumerated() {
             func failure(_ reason: EmoticonTableError.Reason) -> EmoticonTableError {
                 EmoticonTableError(path: path, entry: index + 1, code: entry.code, reason: reason)
@@ -117,20 +129,58 @@ public struct EmoticonTable: Sendable, Hashable {
             if let problem = Self.problem(code: entry.code, size: size, seen: &seen) { throw failure(problem) }
             let imagePath = entry.image.hasPrefix("/") ? entry.image : folder + entry.image
             do {
-                let image = try GrayImage(pngFile: imagePath, maxPixels: maxPixels)
-                emoticons.append(Emoticon(code: entry.code, image: image, size: size))
+                emoticons.append(Emoticon(code: entry.code, image: try images.image(at: imagePath, maxPixels: maxPixels), size: size))
             } catch {
-                throw failure(.image(error))
+                throw failure(error.reason)
             }
         }
         self.init(validated: emoticons)
+    }
+
+    /// A table's image files, each decoded once, and the pixels they hold in all.
+    private struct ImageFiles {
+        /// Why an entry's image is refused (the table adds the entry).
+        struct Refusal: Error {
+            let reason: EmoticonTableError.Reason
+        }
+
+        private var decoded: [String: GrayImage] = [:]
+        private var pixels = 0
+
+        /// The image of a file: decoded the first time (keyed by its real path, so that
+        /// "a.png" and "./a.png" are one file), shared after.
+        ///
+        /// - Throws: `Refusal`: `.image` when it cannot be read or decoded; `.tooManyPixels`
+        ///   when its header says it would take the table past `maximumTotalPixels`.
+        mutating func image(at path: String, maxPixels: Int) throws(Refusal) -> GrayImage {
+            let key = realpath(path, nil).map { resolved in
+                defer { free(resolved) }
+                return String(cString: resolved)
+            } ?? path
+            if let image = decoded[key] { return image }
+            let left = EmoticonTable.maximumTotalPixels - pixels
+            let image: GrayImage
+            do {
+                image = try GrayImage(pngFile: path, maxPixels: min(maxPixels, left))
+            } catch {
+                // Over what is left of the table's pixels, not over the image's own bound.
+                if case .tooLarge(let width, let height, _) = error.reason {
+                    let (count, overflow) = width.multipliedReportingOverflow(by: height)
+                    if !overflow, count <= maxPixels { throw Refusal(reason: .tooManyPixels(limit: EmoticonTable.maximumTotalPixels)) }
+                }
+                throw Refusal(reason: .image(error))
+            }
+            pixels += image.width * image.height
+            decoded[key] = image
+            return image
+        }
     }
 
     /// What is wrong with an entry's code or size, if anything; adds the code to `seen`.
     private static func problem(code: String, size: Double, seen: inout Set<String>) -> EmoticonTableError.Reason? {
         guard isCode(code) else { return .invalidCode }
         guard seen.insert(code).inserted else { return .duplicateCode }
-        guard size.isFinite, size > 0 else { return .invalidSize(size) }
+        guard size.isFinite, size > 0, size <= maximumSize else { return .invalidSize(size) }
         return nil
     }
 
@@ -263,8 +313,11 @@ public struct EmoticonTableError: Error, Sendable, Equatable, CustomStringConver
         case invalidCode
         /// An earlier entry has the same code.
         case duplicateCode
-        /// The entry's size is not a number above 0.
+        /// The entry's size is not a number above 0 and at most `EmoticonTable.maximumSize`.
         case invalidSize(Double)
+        /// The entry's image would take the table's images past this many pixels in all
+        /// (`EmoticonTable.maximumTotalPixels`).
+        case tooManyPixels(limit: Int)
         /// The entry's image could not be read or decoded (the error names the image file).
         case image(ImageError)
     }
@@ -316,7 +369,8 @@ public struct EmoticonTableError: Error, Sendable, Equatable, CustomStringConver
         case .invalidJSON(let why): "invalid JSON in \(place): \(why)"
         case .invalidCode: "\(place): not an emoticon code (\"[\" + 1 to 16 characters other than brackets and line breaks + \"]\")"
         case .duplicateCode: "\(place): the code appears twice"
-        case .invalidSize(let size): "\(place): size \(size) is not above 0"
+        case .invalidSize(let size): "\(place): size \(size) must be above 0 and at most \(EmoticonTable.maximumSize) (font sizes)"
+        case .tooManyPixels(let limit): "\(place): the table's images would hold more than \(limit) pixels in all (the limit of a table)"
         case .image(let error): "\(place): \(error)"
         }
     }

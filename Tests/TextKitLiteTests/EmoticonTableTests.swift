@@ -152,6 +152,53 @@ import TextKitLite
         #expect(size?.reason == .invalidSize(0))
     }
 
+    /// An emoticon's size is a number of font sizes up to `maximumSize`; a larger one (which
+    /// would make an attachment past the layout's limits) is refused when the table loads.
+    @Test(arguments: [10.5, 1e300])
+    func sizeOverTheMaximumIsRefusedWhenTheTableLoads(_ size: Double) throws {
+        let error = try Self.failure(Self.table(#"{"emoticons": [{"code": "[ok]", "image": "ok.png", "size": \#(size)}]}"#))
+        #expect(error?.reason == .invalidSize(size) && error?.entry == 1)
+        #expect(error?.description.hasSuffix("[ok]: size \(size) must be above 0 and at most 10.0 (font sizes)") == true,
+                "\(String(describing: error))")
+        let largest = try Self.table(#"{"emoticons": [{"code": "[ok]", "image": "ok.png", "size": 10}]}"#)
+        #expect(try EmoticonTable(contentsOf: largest).emoticons[0].size == 10)
+    }
+
+    /// Entries that name one image file (however the path is written) share one decoded
+    /// image: the file is decoded once per table, not once per code.
+    @Test func entriesNamingOneFileShareOneDecodedImage() throws {
+        let path = try Self.table("{}")
+        let folder = String(path.dropLast("emoticons.json".count))
+        try Data(#"{"emoticons": [{"code": "[a]", "image": "ok.png"}, {"code": "[b]", "image": "./ok.png"}, {"code": "[c]", "image": "\#(folder)ok.png"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let images = try EmoticonTable(contentsOf: path).emoticons.map(\.image)
+        #expect(images.count == 3 && images.allSatisfy { $0 == images[0] })
+        let buffers = Set(images.map { $0.gray.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } })
+        #expect(buffers.count == 1)
+    }
+
+    /// A table's distinct images hold at most `maximumTotalPixels` in all: the image that
+    /// would go past it is refused (from its header) naming the table, the entry and the
+    /// limit; a file named again is not counted again.
+    @Test func tableOverItsTotalPixelsIsRefused() throws {
+        let path = try Self.table("{}")
+        let folder = String(path.dropLast("emoticons.json".count))
+        let side = 1024, count = EmoticonTable.maximumTotalPixels / (side * side)
+        let png = try GrayImage(width: side, height: side, gray: [UInt8](repeating: 7, count: side * side)).pngData()
+        for index in 0...count { try Data(png).write(to: URL(fileURLWithPath: folder + "big\(index).png")) }
+        func entries(_ files: [Int]) -> String {
+            #"{"emoticons": ["# + files.enumerated().map { #"{"code": "[\#($0.offset)]", "image": "big\#($0.element).png"}"# }
+                .joined(separator: ", ") + "]}"
+        }
+        try Data(entries(Array(0..<count) + Array(repeating: 0, count: 50)).utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try EmoticonTable(contentsOf: path).emoticons.count == count + 50)
+        try Data(entries(Array(0...count)).utf8).write(to: URL(fileURLWithPath: path))
+        let error = Self.failure(path)
+        #expect(error?.reason == .tooManyPixels(limit: 16_777_216) && error?.entry == count + 1)
+        #expect(error?.description == "emoticon table \(path), entry \(count + 1) [\(count)]: "
+                + "the table's images would hold more than 16777216 pixels in all (the limit of a table)")
+    }
+
     @Test func missingImageNamesTableEntryAndImage() throws {
         let path = try Self.table(
             #"{"emoticons": [{"code": "[ok]", "image": "ok.png"}, {"code": "[泪]", "image": "tears.png"}]}"#)
