@@ -284,10 +284,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func printJSON(_ layout: TextLayout) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(LayoutReport(layout))
-        try Output.standardOutput(data + Data("\n".utf8))
+        try LayoutReport(layout).write(to: JSONLinesWriter())
     }
 }
 
@@ -312,8 +309,10 @@ private final class AsyncRenderProgress: Sendable {
     }
 }
 
-/// The JSON shape of `render --json`.
-struct LayoutReport: Encodable {
+/// The JSON shape of `render --json`: width, height, ink bounds, measured width, line count,
+/// truncation, each line, the highlights shown and the attachments, written as it is encoded
+/// (`write(to:)`), one line of the layout at a time.
+struct LayoutReport {
     struct Line: Encodable {
         var text: String
         var utf16Range: [Int]
@@ -327,48 +326,63 @@ struct LayoutReport: Encodable {
         var truncated: Bool
     }
 
-    var width: Double
-    var height: Double
-    /// The layout's ink bounds (points, layout coordinates; may reach past the box), absent
-    /// when nothing is inked.
-    var inkBounds: Rect?
-    var measuredWidth: Double
-    var lineCount: Int
-    var truncated: Bool
-    var lines: [Line]
-    /// The highlights shown (see `TextLayout.highlights`), ranges in scalars.
-    var highlights: [HighlightReport]
-    /// Inline attachments: their U+FFFC as a range of Unicode scalars (of the truncation
-    /// token when `truncationToken` is set) and their box in points.
-    var attachments: [Attachment]
-
+    /// An inline attachment: its U+FFFC as a range of Unicode scalars (of the truncation
+    /// token when `truncationToken` is set) and its box in points.
     struct Attachment: Encodable {
         var range: [Int]
         var rect: Rect
         var truncationToken: Bool?
     }
 
+    private let layout: TextLayout
+    /// Each line's start and end in Unicode scalars, in one pass over the text.
+    private let bounds: [Int]
+
     init(_ layout: TextLayout) {
-        width = layout.size.width
-        height = layout.size.height
-        inkBounds = layout.inkBounds
-        measuredWidth = layout.measuredWidth
-        lineCount = layout.lineCount
-        truncated = layout.isTruncated
-        let bounds = layout.text.scalarOffsets(utf16Offsets: layout.lines.flatMap { [$0.range.lowerBound, $0.range.upperBound] })
-        lines = layout.lines.enumerated().map { index, line in
-            let units = layout.text.utf16[line.range]
-            return Line(
-                text: String(decoding: units, as: UTF16.self), utf16Range: [line.range.lowerBound, line.range.upperBound],
-                scalarStart: bounds[2 * index], scalarEnd: bounds[2 * index + 1],
-                frame: line.frame, baseline: line.baseline, ascent: line.ascent, descent: line.descent,
-                runs: line.runs.count, truncated: line.isTruncated)
-        }
-        highlights = HighlightReport.reports(layout.highlights, in: layout)
-        attachments = layout.lines.flatMap(\.attachments).map { placed in
+        self.layout = layout
+        bounds = layout.text.scalarOffsets(utf16Offsets: layout.lines.flatMap { [$0.range.lowerBound, $0.range.upperBound] })
+    }
+
+    /// The report of line `index`.
+    func line(_ index: Int) -> Line {
+        let line = layout.lines[index]
+        return Line(
+            text: String(decoding: layout.text.utf16[line.range], as: UTF16.self), utf16Range: [line.range.lowerBound, line.range.upperBound],
+            scalarStart: bounds[2 * index], scalarEnd: bounds[2 * index + 1],
+            frame: line.frame, baseline: line.baseline, ascent: line.ascent, descent: line.descent,
+            runs: line.runs.count, truncated: line.isTruncated)
+    }
+
+    /// The attachments of the lines shown.
+    var attachments: [Attachment] {
+        layout.lines.flatMap(\.attachments).map { placed in
             let text = placed.isTruncationToken ? layout.options.truncationToken ?? AttributedText("") : layout.text
             let start = text.scalarOffset(utf16Offset: placed.offset)
             return Attachment(range: [start, start + 1], rect: placed.rect, truncationToken: placed.isTruncationToken ? true : nil)
         }
+    }
+
+    /// Writes the report, then a line break, as `JSONEncoder` pretty-prints it with sorted
+    /// keys, member by member and element by element (`PrettyJSONObject`): `inkBounds` (the
+    /// layout's ink bounds in points, layout coordinates) is absent when nothing is inked;
+    /// `highlights` are the highlights shown (`TextLayout.highlights`), ranges in scalars.
+    ///
+    /// - Throws: `CLIError` when the writer cannot write.
+    /// - Complexity: O(text + lines); memory for one line's report at a time beside the
+    ///   writer's 64 KB buffer.
+    func write(to writer: JSONLinesWriter) throws {
+        var object = try PrettyJSONObject(writer: writer)
+        let attachments = self.attachments
+        try object.array("attachments", count: attachments.count) { attachments[$0] }
+        try object.member("height", layout.size.height)
+        let highlights = HighlightReport.reports(layout.highlights, in: layout)
+        try object.array("highlights", count: highlights.count) { highlights[$0] }
+        if let inkBounds = layout.inkBounds { try object.member("inkBounds", inkBounds) }
+        try object.member("lineCount", layout.lineCount)
+        try object.array("lines", count: layout.lines.count, line)
+        try object.member("measuredWidth", layout.measuredWidth)
+        try object.member("truncated", layout.isTruncated)
+        try object.member("width", layout.size.width)
+        try object.end()
     }
 }

@@ -288,6 +288,22 @@ enum TextRenderTool {
         #expect(plain.stdout == #"{"highlight":null,"index":0}"# + "\n")
     }
 
+    /// `render --json` writes its report as it encodes it, one line of the layout at a time,
+    /// so its memory is the layout's: within the README's budget of 64 MB plus 350 MB per MB
+    /// of text. 200 KB of line breaks (200,000 lines) peaked at 523 MB when the report was
+    /// encoded whole (1 MB: 2.2 GB); now at about 110 MB.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time")), .timeLimit(.minutes(2)))
+    func renderJSONStaysWithinItsMemoryBudget() throws {
+        let path = Fixtures.temporaryPath("newlines.txt")
+        try Data(repeating: 0x0A, count: 200_000).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try TextRenderTool.shell("/usr/bin/time -f 'peak %M' \"$T\" render --file '\(path)' --json | tail -c 20")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("\n  \"width\" : 375\n}\n"), "\(result.stdout)")
+        let peak = try #require(result.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }.flatMap { Int($0.dropFirst(5)) })
+        #expect(peak < 64 * 1024 + 350 * 1024 / 5, "peak RSS \(peak) KB")
+    }
+
     /// `--hit` takes a negative point as written, as a separate argument or after "=":
     /// before the point is left of and above the text, the index is 0.
     @Test(arguments: [["--hit", "-1,-1"], ["--hit=-1,-1"], ["--hit", "-1e3,-0.5"]])
