@@ -28,21 +28,44 @@ enum Output {
         do { try FileHandle.standardError.write(contentsOf: Data(message.utf8)) } catch { throw ExitCode.failure }
     }
 
-    /// The system's words for what a Foundation call threw ("No space left on device"),
-    /// instead of "The operation could not be completed. (NSCocoaErrorDomain error 512.)".
+    /// The system's words for what a Foundation call threw ("No space left on device",
+    /// "Not a directory"), never "The operation could not be completed" nor an
+    /// "Error Domain=NSCocoaErrorDomain Code=512 …" dump: the errno behind it (the error's
+    /// own or its underlying error's), else the errno a Cocoa file error stands for, else
+    /// the error's own description when it is not a Foundation error.
     static func describe(_ error: any Error) -> String {
         if let code = posixCode(of: error) { return String(cString: strerror(code)) }
-        return (error as NSError).localizedFailureReason ?? "\(error)"
+        let error = error as NSError
+        guard error.domain == NSCocoaErrorDomain || error.domain == NSPOSIXErrorDomain else { return "\(error)" }
+        return "an unexplained \(error.domain == NSCocoaErrorDomain ? "Foundation" : "system") error (code \(error.code))"
     }
 
-    /// The errno behind a Foundation error: the error itself or its underlying error.
+    /// The errno behind a Foundation error: the error itself, its underlying error (however
+    /// Foundation holds it), or the one a Cocoa file error stands for.
     private static func posixCode(of error: any Error) -> Int32? {
         let error = error as NSError
         if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return Int32(underlying.code)
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error, let code = posixCode(of: underlying) { return code }
+        guard error.domain == NSCocoaErrorDomain else { return nil }
+        return switch CocoaError.Code(rawValue: error.code) {
+        case .fileNoSuchFile, .fileReadNoSuchFile: ENOENT
+        case .fileReadNoPermission, .fileWriteNoPermission: EACCES
+        case .fileWriteFileExists: EEXIST
+        case .fileWriteOutOfSpace: ENOSPC
+        case .fileWriteVolumeReadOnly: EROFS
+        case .fileReadTooLarge: EFBIG
+        case .fileReadUnknown, .fileWriteUnknown, .fileReadCorruptFile: EIO
+        default: nil
         }
-        return nil
+    }
+
+    /// An error thrown out of a command, worded: a Foundation error becomes a `CLIError`
+    /// with the system's reason (`describe`); the command's own errors, usage errors and
+    /// exit codes pass as they are.
+    static func worded(_ error: any Error) -> any Error {
+        let domain = (error as NSError).domain
+        guard domain == NSCocoaErrorDomain || domain == NSPOSIXErrorDomain else { return error }
+        return CLIError(describe(error))
     }
 }
 

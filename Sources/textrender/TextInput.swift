@@ -6,14 +6,25 @@ enum TextInput {
     /// Most bytes read as one text (guards memory against a runaway input).
     static let maximumBytes = 64 << 20
 
+    /// The text of a file: a regular file, or a pipe or device read to its end (`--file
+    /// <(command)` is a pipe).
+    ///
+    /// - Throws: `CLIError` naming the file: it does not exist, is a directory or a socket,
+    ///   cannot be opened (the system's reason) or read, is over `maximumBytes`, or is not
+    ///   UTF-8.
     static func read(file path: String) throws -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CLIError("\(path): no such file")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            var status = stat()
+            if code == ENXIO, stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK {
+                throw CLIError("\(path): is a socket, not a text file")
+            }
+            throw CLIError(code == ENOENT ? "\(path): no such file" : "\(path): cannot open (\(String(cString: strerror(code))))")
         }
-        guard !isDirectory.boolValue else { throw CLIError("\(path): is a directory, not a text file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw CLIError("\(path): cannot open (permission denied)") }
-        defer { try? handle.close() }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { throw CLIError("\(path): is a directory, not a text file") }
         return try decode(readAll(handle, source: path), source: path)
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct TextRender: ParsableCommand {
@@ -12,4 +13,15 @@ struct TextRender: ParsableCommand {
             """,
         subcommands: [RenderCommand.self, FeedCommand.self, MeasureCommand.self],
         defaultSubcommand: nil)
+
+    /// ArgumentParser's `main`, but an error Foundation threw that no command worded is
+    /// worded before it is printed (`Output.worded`): never an NSError dump.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: Output.worded(error))
+        }
+    }
 }

@@ -483,7 +483,12 @@ import Testing
             CLICase(arguments: ["render", "x", "--output", f("plain-file") + "/x.pgm"], status: 1,
                     message: "Error: cannot write \(f("plain-file"))/x.pgm: \(f("plain-file")) is not a directory"),
             CLICase(arguments: ["feed", "--out", f("plain-file") + "/out"], stdin: [], status: 1,
-                    message: "Error: cannot create output directory \(f("plain-file"))/out"),
+                    message: "Error: cannot create output directory \(f("plain-file"))/out: Not a directory"),
+            // Foundation's errors in the system's words, never "Error Domain=…" nor "The file doesn’t exist."
+            CLICase(arguments: ["feed", "--out", "/dev/null/out"], stdin: [], status: 1,
+                    message: "Error: cannot create output directory /dev/null/out: Not a directory"),
+            CLICase(arguments: ["feed", "--out", "/proc/nonexistent/out"], stdin: [], status: 1,
+                    message: "Error: cannot create output directory /proc/nonexistent/out: No such file or directory"),
             CLICase(arguments: ["render", "x", "--output", f("x.txt")], status: 64, message: "the file name must end in .pgm or .png (or give --format)"),
             CLICase(arguments: ["render", "x", big, "1000", "--output", f("limit.pgm")], status: 1,
                     message: "Error: bitmap of 375×20 pixels exceeds the limit of 1000 pixels"),

@@ -356,6 +356,21 @@ import Testing
         }
     }
 
+    /// A socket is named as one: as a font (refused by `FileBytes.open`), as `--file` (which
+    /// said "cannot open (permission denied)", a guess).
+    @Test func socketsAreRefusedNamingThem() throws {
+        let path = Fixtures.temporaryPath("socket")
+        let descriptor = try Fixtures.makeSocket(path)
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
+        let font = try TextRenderTool.run(["render", "x", "--json", "--font", path])
+        #expect(font.status == 1 && font.stderr.contains("Error: font path is a socket, not a font file: \(path)"), "\(font.stderr)")
+        let text = try TextRenderTool.run(["render", "--json", "--file", path])
+        #expect(text.status == 1 && text.stderr.contains("Error: \(path): is a socket, not a text file"), "\(text.stderr)")
+    }
+
     // MARK: Regressions (bugs found by these tests and the fuzzer)
 
     /// No line but the first of a paragraph starts with white space: UAX #14 allows no

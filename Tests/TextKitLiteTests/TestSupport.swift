@@ -30,6 +30,22 @@ enum Fixtures {
         NSTemporaryDirectory() + "textkitlite-\(getpid())-\(UUID().uuidString.prefix(8))-\(name)"
     }
 
+    /// Binds a Unix-domain socket at `path` (a file of kind socket); returns its descriptor.
+    static func makeSocket(_ path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        return descriptor
+    }
+
     /// Makes a sparse file of `size` zero bytes at `path` (no disk is used for them).
     static func makeSparseFile(_ path: String, size: UInt64) throws {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
