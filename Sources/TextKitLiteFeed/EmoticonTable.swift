@@ -115,7 +115,7 @@ public struct EmoticonTable: Sendable, Hashable {
         do {
             file = try JSONDecoder().decode(TableFile.self, from: Data(bytes))
         } catch {
-            throw EmoticonTableError(decoding: error, path: path)
+            throw EmoticonTableError(decoding: error, data: Data(bytes), path: path)
         }
         let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
         var emoticons: [Emoticon] = []
@@ -337,8 +337,9 @@ public struct EmoticonTableError: Error, Sendable, Equatable, CustomStringConver
         self.reason = reason
     }
 
-    /// A JSON decoding error, with the entry it is about when its coding path says.
-    init(decoding error: any Error, path: String) {
+    /// A JSON decoding error of `data`, with the entry it is about when its coding path
+    /// says, and where the syntax goes wrong when it does.
+    init(decoding error: any Error, data: Data? = nil, path: String) {
         guard let error = error as? DecodingError else {
             self.init(path: path, reason: .invalidJSON("\(error)"))
             return
@@ -350,7 +351,15 @@ public struct EmoticonTableError: Error, Sendable, Equatable, CustomStringConver
         case .keyNotFound(let key, let c):
             context = c
             what = "missing \"\(key.stringValue)\""
-        case .dataCorrupted(let c): context = c
+        case .dataCorrupted(let c):
+            context = c
+            // "The given data was not valid JSON." says neither what nor where: the parser's
+            // words do (JSONDecoder does not keep them).
+            if c.codingPath.isEmpty, let data {
+                do { _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
+                    what = FeedLineParser.syntaxError(error) ?? ""
+                }
+            }
         @unknown default: context = DecodingError.Context(codingPath: [], debugDescription: "\(error)")
         }
         let entry = context.codingPath.count >= 2 && context.codingPath[0].stringValue == "emoticons"

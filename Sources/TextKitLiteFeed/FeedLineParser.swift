@@ -99,7 +99,7 @@ public enum FeedLineParser {
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            return "bad JSON" + syntaxError(error)
+            return "bad JSON" + (syntaxError(error).map { ": " + $0 } ?? "")
         }
         guard let fields = object as? [String: Any] else { return "expected a JSON object, got \(describe(object))" }
         func present(_ key: String) -> Any? { fields[key].flatMap { $0 is NSNull ? nil : $0 } }
@@ -144,13 +144,11 @@ public enum FeedLineParser {
         return text == "true" || text == "false"
     }
 
-    /// Where the JSON syntax goes wrong (": Invalid value around character 1"), from
-    /// Foundation's parser, whose message `JSONDecoder` does not pass on; empty when it
-    /// gives none.
-    private static func syntaxError(_ error: any Error) -> String {
-        if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty {
-            return ": " + (detail.hasSuffix(".") ? String(detail.dropLast()) : detail)
-        }
-        return ""
+    /// Where the JSON syntax goes wrong ("Invalid value around character 1", without a
+    /// final period), from Foundation's parser, whose message `JSONDecoder` does not show
+    /// (it keeps it as its error's underlying error); nil when it gives none.
+    static func syntaxError(_ error: any Error) -> String? {
+        guard let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty else { return nil }
+        return detail.hasSuffix(".") ? String(detail.dropLast()) : detail
     }
 }

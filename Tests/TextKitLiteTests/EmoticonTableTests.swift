@@ -131,8 +131,12 @@ import TextKitLite
 
     @Test func notJSON() throws {
         let error = try Self.failure(Self.table("{\"emoticons\": [ oops"))
-        guard case .invalidJSON = error?.reason else { Issue.record("\(String(describing: error))"); return }
+        guard case .invalidJSON(let why) = error?.reason else { Issue.record("\(String(describing: error))"); return }
         #expect(error?.entry == nil)
+        // The parser's words (where it stopped), not "The given data was not valid JSON."
+        #expect(why == "Invalid value around character 16", "\(why)")
+        let cut = try Self.failure(Self.table("{\"emoticons\": ["))
+        #expect(cut?.reason == .invalidJSON("Unexpected end of file during JSON parse"))
     }
 
     @Test func entryWithoutImage() throws {
