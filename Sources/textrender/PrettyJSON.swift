@@ -1,8 +1,8 @@
 import Foundation
 
 /// Writes one JSON object as `JSONEncoder` with `[.prettyPrinted, .sortedKeys,
-/// .withoutEscapingSlashes]` writes it whole, but member by member and array element by
-/// element: each value is encoded alone and indented to its depth, and goes to the writer
+/// .withoutEscapingSlashes]` writes it whole, but member by member and array elements a
+/// batch at a time: each part is encoded alone and indented to its depth, and goes to the writer
 /// (flushed every 64 KB), so that a report of a million lines is never one string in memory
 /// (`render --json`). The caller gives the members in sorted key order.
 struct PrettyJSONObject {
@@ -26,14 +26,18 @@ struct PrettyJSONObject {
         try writer.write(bytes: Self.indented(encoder.encode(value), depth: 1))
     }
 
-    /// A member whose value is an array, encoded one element at a time.
-    mutating func array<Element: Encodable>(_ key: String, count: Int, _ element: (Int) throws -> Element) throws {
+    /// A member whose value is an array, encoded `batch` elements at a time (one call of
+    /// the encoder per element costs about half as much again as the whole array at once).
+    mutating func array<Element: Encodable>(_ key: String, count: Int, batch: Int = 256, _ element: (Int) throws -> Element) throws {
         try start(key)
         guard count > 0 else { return try writer.write(bytes: Array("[\n\n  ]".utf8)) }
         try writer.write(bytes: Array("[\n".utf8))
-        for index in 0..<count {
-            try writer.write(bytes: Array("    ".utf8) + Self.indented(encoder.encode(element(index)), depth: 2)
-                             + Array((index + 1 < count ? ",\n" : "\n").utf8))
+        for first in stride(from: 0, to: count, by: batch) {
+            let elements = try (first..<min(first + batch, count)).map(element)
+            // "[\n" + the elements one level down + "\n]": the elements, a level further down.
+            let json = try encoder.encode(elements)
+            try writer.write(bytes: Array("  ".utf8) + Self.indented(json.dropFirst(2).dropLast(2), depth: 1)
+                             + Array((first + batch < count ? ",\n" : "\n").utf8))
         }
         try writer.write(bytes: Array("  ]".utf8))
     }
@@ -52,16 +56,22 @@ struct PrettyJSONObject {
 
     /// A value as `JSONEncoder` pretty-prints it at the top level, as it reads `depth`
     /// levels down: each line after the first that is not empty gains two spaces a level
-    /// (a string's line breaks are escaped, so every byte 0x0A ends a line).
+    /// (a string's line breaks are escaped, so every byte 0x0A ends a line). Lines are
+    /// found with `memchr` and copied whole.
     private static func indented(_ json: Data, depth: Int) -> [UInt8] {
         let indent = [UInt8](repeating: 0x20, count: 2 * depth)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(json.count + json.count / 8)
-        var atLineStart = false
-        for byte in json {
-            if atLineStart, byte != 0x0A { bytes += indent }
-            atLineStart = byte == 0x0A
-            bytes.append(byte)
+        bytes.reserveCapacity(json.count + json.count / 4)
+        json.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            guard let base = raw.baseAddress else { return }
+            var start = 0
+            while start < raw.count {
+                var end = raw.count
+                if let found = memchr(base + start, 0x0A, raw.count - start) { end = base.distance(to: UnsafeRawPointer(found)) }
+                if start > 0, end > start { bytes.append(contentsOf: indent) }
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[start..<min(end + 1, raw.count)]))
+                start = end + 1
+            }
         }
         return bytes
     }
