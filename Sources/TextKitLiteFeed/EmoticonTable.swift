@@ -80,13 +80,14 @@ public struct EmoticonTable: Sendable, Hashable {
 
     /// A table of the given emoticons.
     ///
-    /// - Precondition: every code is a valid code (see the type's summary) and no code
-    ///   appears twice; every size is above 0 and at most `maximumSize`.
-    public init(_ emoticons: [Emoticon]) {
+    /// - Throws: `EmoticonTableError` (its path `(in code)`) naming the first entry whose
+    ///   code is not a valid code (see the type's summary) or appears twice, or whose size
+    ///   is not above 0 and at most `maximumSize`.
+    public init(_ emoticons: [Emoticon]) throws(EmoticonTableError) {
         var seen: Set<String> = []
-        for emoticon in emoticons {
+        for (index, emoticon) in emoticons.enumerated() {
             if let problem = Self.problem(code: emoticon.code, size: emoticon.size, seen: &seen) {
-                preconditionFailure("emoticon \(emoticon.code): \(problem)")
+                throw EmoticonTableError(path: "(in code)", entry: index + 1, code: emoticon.code, reason: problem)
             }
         }
         self.init(validated: emoticons)

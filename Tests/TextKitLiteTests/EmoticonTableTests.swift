@@ -13,9 +13,17 @@ import TextKitLite
     }()
 
     /// A small table built in code: three codes with 1×1 images.
-    static let small = EmoticonTable(["[微笑]", "[心]", "[ok]"].map {
+    static let small = try! EmoticonTable(["[微笑]", "[心]", "[ok]"].map {
         Emoticon(code: $0, image: GrayImage(width: 1, height: 1, gray: [0]))
     })
+
+    /// A table built in code with a bad entry is refused with an error, not a trap.
+    @Test(arguments: [("[a]", 1e300), ("[a]", -1), ("[a]", .nan), ("no brackets", 1), ("[]", 1)])
+    func badEntryBuiltInCodeIsAnError(code: String, size: Double) {
+        let entry = Emoticon(code: code, image: GrayImage(width: 1, height: 1, gray: [0]), size: size)
+        #expect(throws: EmoticonTableError.self) { _ = try EmoticonTable([entry]) }
+        #expect(throws: EmoticonTableError.self) { _ = try EmoticonTable([Emoticon(code: "[b]", image: entry.image), Emoticon(code: "[b]", image: entry.image)]) }
+    }
 
     @Test func shippedTableDecodesEveryImage() throws {
         let table = Self.shipped

@@ -53,6 +53,9 @@ func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, st
     return (process.terminationStatus, Array(output), String(decoding: errors, as: UTF8.self))
 }
 
+/// The tests run under a sanitizer (`scripts/service-test.sh` sets `TEXTKITLITE_SANITIZED`).
+let isSanitized = ProcessInfo.processInfo.environment["TEXTKITLITE_SANITIZED"] != nil
+
 /// The main package's `textrender` (`TEXTRENDER` overrides): the service must answer as it does.
 var textrenderPath: String {
     ProcessInfo.processInfo.environment["TEXTRENDER"] ?? repositoryRoot + "/.build/debug/textrender"
