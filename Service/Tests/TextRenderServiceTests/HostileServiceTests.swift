@@ -79,7 +79,7 @@ import TextRenderService
     /// timeout, is cut off at the request deadline: `/render` with 408 and holding no slot
     /// meanwhile (its body is read before a slot is taken), `/measure` with an error line.
     @Test func tricklingClientsAreCutOffAtTheDeadline() async throws {
-        try await withServer({ $0.requestTimeout = .seconds(2); $0.bodyTimeout = .seconds(1); $0.maxConcurrent = 1 }) { port in
+        try await withServer({ $0.requestTimeout = .seconds(2); $0.bodyTimeout = .seconds(10); $0.maxConcurrent = 1 }) { port in
             let message = "the request body did not all come within 2 s (the server's --request-timeout)"
             let trickler = Task {
                 try await HTTP.onThread { () -> HTTPConnection.Response in
