@@ -5,7 +5,9 @@
 # 2 points) over feeds of about 2 MB each, every post a 100,000-character hostile text,
 # and over generated posts.
 #
-#   Benchmarks/hostile.sh [KB]      default 2048 KB per feed
+#   Benchmarks/hostile.sh [KB [PATTERN]]    default 2048 KB per feed; PATTERN (an extended
+#                                           regular expression) picks the feeds by name
+#   TEXTRENDER=PATH FEED_GENERATOR=PATH Benchmarks/hostile.sh …   other builds of the two
 #
 # Prints, per feed, the best of three runs in µs per KB of input and the ratio to the
 # ordinary feed's, run alternately with it (so "ordinary" reads about 1). Needs the release
@@ -14,8 +16,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kb="${1:-2048}"
-bin=.build/release/textrender
-generator=Fuzz/.build/release/FeedGenerator
+pattern="${2:-.}"
+bin="${TEXTRENDER:-.build/release/textrender}"
+generator="${FEED_GENERATOR:-Fuzz/.build/release/FeedGenerator}"
 [[ -x "$bin" && -x "$generator" ]] || { echo "hostile.sh: build textrender (release) and Fuzz's FeedGenerator first" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -40,6 +43,10 @@ kinds = {
     "cjk-punctuation": lambda n: "「中」，。" * (n // 5),
     "arabic-with-marks": lambda n: "بِسْمِ " * (n // 7),
     "emoji-modifiers-flags": lambda n: "👍🏽🇯🇵" * (n // 8),
+    # Rich text: every entity highlighted (links underlined), every code an emoticon image.
+    "links": lambda n: " ".join(f"https://t.co/{i}" for i in range(n // 16)),
+    "mentions-topics-hashtags": lambda n: " ".join(f"@u{i} #t{i}# #h{i}" for i in range(n // 20)),
+    "emoticons": lambda n: "[微笑]x" * (n // 5),
 }
 for name, make in kinds.items():
     with open(f"{work}/{name}.jsonl", "w") as f:
@@ -77,6 +84,7 @@ against_ordinary() {
 printf '%-24s %6s %12s %7s %12s %7s %13s %7s\n' feed KB "cells µs/KB" ratio "texts µs/KB" ratio "spaced µs/KB" ratio
 for file in "$work"/*.jsonl; do
     name=$(basename "$file" .jsonl)
+    [[ "$name" =~ $pattern ]] || continue
     read -r cell cell_ratio <<< "$(against_ordinary "$file")"
     read -r text text_ratio <<< "$(against_ordinary "$file" --layout text)"
     read -r spaced spaced_ratio <<< "$(against_ordinary "$file" --layout text --letter-spacing 2)"

@@ -180,9 +180,7 @@ struct FeedCellSpec: Sendable {
     private func richText(_ string: String, style plain: TextStyle) -> AttributedText {
         var text = Self.highlighter.attributed(string, style: plain, highlightStyle: highlightStyle)
         if style.underlinesURLs {
-            for highlight in text.highlights where highlight.kind == .url {
-                text.updateStyle(in: highlight.range) { $0.underline = true }
-            }
+            text.updateStyles(in: text.highlights.filter { $0.kind == .url }.map(\.range)) { $0.underline = true }
         }
         return emoticons.attributed(text)
     }

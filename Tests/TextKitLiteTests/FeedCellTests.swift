@@ -392,6 +392,28 @@ import Testing
         let author = try #require(rich.layout(post, width: 375).element("author")?.text)
         #expect(author.allRuns.allSatisfy { $0.font.isBold })
     }
+
+    /// Thousands of links in a post are underlined in one pass over the runs, not one pass
+    /// per link (30,000 links in a body and a quote took minutes when it was so). Every link
+    /// is underlined in the link ink, nothing else is, and the cell measures as it lays out.
+    @Test func thirtyThousandLinksAreStyledInOnePass() throws {
+        let text = (0..<30_000).map { "http://a.co/\($0)" }.joined(separator: " ")
+        let post = FeedPost(id: "links", author: "a", text: text, quote: text)
+        let p = FeedPrecomputer(engine: Fixtures.engine)
+        let cell = try p.layout(post, width: 375)
+        for id in ["body", "quote"] {
+            let body = try #require(cell.element(id)?.text).text
+            #expect(body.highlights.count == 30_000 && body.highlights.allSatisfy { $0.kind == .url })
+            // Link, space, link, …: each run is one link (underlined) or the space after it.
+            #expect(body.runs.count == 2 * 30_000 - 1)
+            for (k, run) in body.runs.enumerated() {
+                #expect(run.style.underline == k.isMultiple(of: 2) && (run.style.ink == p.style.linkInk) == k.isMultiple(of: 2))
+                if k.isMultiple(of: 2) { #expect(run.range == body.highlights[k / 2].range) }
+            }
+        }
+        let measured = try p.measure(post, width: 375)
+        #expect(measured.height == cell.height && measured.text("body")?.lineCount == cell.element("body")?.text?.lineCount)
+    }
 }
 
 /// A feed's cells on two workers, in input order, as an app precomputes them.

@@ -232,6 +232,57 @@ import Testing
         try render(try self.layout(String(repeating: "ب", count: 20_000), width: 200, maxLines: 10))
     }
 
+    // MARK: Rich text
+
+    /// A text of 30,000 runs and 30,000 attachments decodes in one pass over them (a
+    /// restyle and an attachment search per run took minutes), to the text encoded.
+    @Test func thirtyThousandRunsAndAttachmentsDecode() throws {
+        var text = AttributedText("")
+        let box = TextAttachment(size: Size(width: 10, height: 10), content: .box(tag: "b"))
+        for k in 0..<30_000 {
+            text.append("ab", style: TextStyle(size: 12, underline: k.isMultiple(of: 2)))
+            text.append(box, style: TextStyle(size: 12))
+        }
+        let decoded = try JSONDecoder().decode(AttributedText.self, from: JSONEncoder().encode(text))
+        #expect(text.runs.count == 30_000 && text.attachments.count == 30_000)
+        #expect(decoded == text)
+    }
+
+    /// Slices of a text with 30,000 attachments each find theirs by search (a scan of
+    /// all of them per slice took minutes): every attachment, moved to its slice.
+    @Test func thirtyThousandSlicesOfATextWithThirtyThousandAttachments() {
+        var text = AttributedText("")
+        for _ in 0..<30_000 {
+            text.append("x", style: TextStyle())
+            text.append(TextAttachment(size: Size(width: 1, height: 1), content: .box(tag: "b")), style: TextStyle())
+        }
+        var offsets: [Int] = []
+        for k in 0..<30_000 {
+            let slice = text.slice(2 * k..<2 * k + 2)
+            offsets += slice.attachments.map { $0.offset + 2 * k }
+        }
+        #expect(offsets == text.attachments.map(\.offset))
+    }
+
+    /// Restyling many ranges at once equals restyling them one by one, over runs they cut,
+    /// overlap, join or reach past.
+    @Test func restylingRangesAtOnceEqualsOneByOne() {
+        var text = AttributedText([("abcdef", TextStyle(size: 10)), ("ghij", TextStyle(size: 11)), ("klmnop", TextStyle(size: 12))])
+        let ranges = [-3..<1, 2..<4, 3..<7, 7..<7, 9..<11, 11..<12, 14..<30]
+        var oneByOne = text
+        var covered = IndexSet()
+        for range in ranges {
+            // A unit in several ranges is changed once.
+            for part in IndexSet(integersIn: range.clamped(to: 0..<16)).subtracting(covered).rangeView {
+                oneByOne.updateStyle(in: part) { $0.size *= 2 }
+            }
+            covered.insert(integersIn: range.clamped(to: 0..<16))
+        }
+        text.updateStyles(in: ranges.reversed()) { $0.size *= 2 }
+        #expect(text.runs == oneByOne.runs)
+        #expect(text.runs.map(\.style.size) == [20, 10, 20, 22, 11, 22, 24, 12, 24])
+    }
+
     // MARK: Controls
 
     @Test func controlCharactersAndNULDrawNothing() throws {

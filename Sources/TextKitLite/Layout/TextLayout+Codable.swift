@@ -81,9 +81,9 @@ extension AttributedText: Codable {
             guard run.range.lowerBound == next, run.range.upperBound <= utf16Count else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "style runs do not cover the text"))
             }
-            updateStyle(in: run.range) { $0 = run.style }
             next = run.range.upperBound
         }
+        restyle(runs.map(\.range)) { k, style in style = runs[k].style }
         var previous = -1
         for attachment in try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? [] {
             guard attachment.offset > previous, attachment.offset < utf16Count, utf16[attachment.offset] == TextAttachment.unit else {

@@ -76,28 +76,6 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 
     public init(stringLiteral value: String) { self.init(value) }
 
-    /// Restyles a text of one style (`baseStyle`) with `spans`: ascending, disjoint UTF-16
-    /// ranges with their own styles. Linear in the text and the spans.
-    mutating func setSpans(_ spans: [(range: Range<Int>, style: TextStyle)]) {
-        guard !spans.isEmpty else { return }
-        let style = baseStyle
-        var result: [Run] = []
-        func add(_ range: Range<Int>, _ style: TextStyle) {  // adjacent equal styles merge
-            guard !range.isEmpty else { return }
-            if let last = result.last, last.style == style { result[result.count - 1].range = last.range.lowerBound..<range.upperBound }
-            else { result.append(Run(range: range, style: style)) }
-        }
-        var position = 0
-        for span in spans where span.range.lowerBound >= position && span.range.upperBound <= utf16.count {
-            add(position..<span.range.lowerBound, style)
-            add(span.range, span.style)
-            position = span.range.upperBound
-        }
-        add(position..<utf16.count, style)
-        makeUnique()
-        storage.runs = result
-    }
-
     /// Text built from pieces, each with its own style.
     public init(_ pieces: [(String, TextStyle)]) {
         self.init("", style: pieces.first?.1 ?? TextStyle())
@@ -151,7 +129,8 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
             result.append(String(decoding: utf16[part], as: UTF16.self), style: run.style)
         }
         result.makeUnique()
-        result.storage.attachments = attachments.compactMap { range.contains($0.offset) ? Attachment(offset: $0.offset - range.lowerBound, attachment: $0.attachment) : nil }
+        result.storage.attachments = attachments[attachmentIndex(from: range.lowerBound)...].prefix { $0.offset < range.upperBound }
+            .map { Attachment(offset: $0.offset - range.lowerBound, attachment: $0.attachment) }
         // The highlights the range overlaps, from the first that ends inside it.
         var low = 0, high = highlights.count
         while low < high {
@@ -182,7 +161,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         precondition(offset >= 0 && offset < utf16.count && utf16[offset] == TextAttachment.unit,
                      "an attachment needs a U+FFFC at offset \(offset)")
         makeUnique()
-        let index = storage.attachments.firstIndex { $0.offset >= offset } ?? storage.attachments.count
+        let index = attachmentIndex(from: offset)
         if index < storage.attachments.count, storage.attachments[index].offset == offset { storage.attachments.remove(at: index) }
         if let attachment { storage.attachments.insert(Attachment(offset: offset, attachment: attachment), at: index) }
     }
@@ -196,32 +175,68 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 
     /// Index into `attachments` of the one at `offset`, if any.
     func attachmentIndex(at offset: Int) -> Int? {
+        let index = attachmentIndex(from: offset)
+        return index < attachments.count && attachments[index].offset == offset ? index : nil
+    }
+
+    /// Index into `attachments` of the first at `offset` or after it (binary search).
+    private func attachmentIndex(from offset: Int) -> Int {
         var low = 0, high = attachments.count
         while low < high {
             let mid = (low + high) / 2
             if attachments[mid].offset < offset { low = mid + 1 } else { high = mid }
         }
-        return low < attachments.count && attachments[low].offset == offset ? low : nil
+        return low
     }
 
     /// Applies `transform` to the style of every code unit in `range` (UTF-16 offsets,
     /// clamped to the text), splitting runs at the range's ends.
+    ///
+    /// - Complexity: O(r) for r runs. To restyle many ranges, pass them all at once to
+    ///   `updateStyles(in:_:)`: one call per range costs O(r) each.
     public mutating func updateStyle(in range: Range<Int>, _ transform: (inout TextStyle) -> Void) {
-        let lower = max(0, min(range.lowerBound, utf16.count)), upper = max(lower, min(range.upperBound, utf16.count))
-        guard lower < upper else { return }
+        updateStyles(in: [range], transform)
+    }
+
+    /// Applies `transform` to the style of every code unit in any of `ranges` (UTF-16
+    /// offsets, clamped to the text), in one pass over the runs; a unit in several ranges
+    /// is changed once.
+    ///
+    /// - Complexity: O(r + k) for r runs and k ranges in ascending order of their starts;
+    ///   O(k log k) more to sort them otherwise.
+    public mutating func updateStyles(in ranges: [Range<Int>], _ transform: (inout TextStyle) -> Void) {
+        let ascending = zip(ranges, ranges.dropFirst()).allSatisfy { $0.lowerBound <= $1.lowerBound }
+        restyle(ascending ? ranges : ranges.sorted { $0.lowerBound < $1.lowerBound }) { _, style in transform(&style) }
+    }
+
+    /// Changes the style of every code unit in `ranges` by `transform`, given the index of
+    /// the range, in one pass over the runs and the ranges; adjacent runs of equal styles
+    /// merge. The ranges are taken by ascending start; each is clamped to the text and to
+    /// start where the one before it ends.
+    ///
+    /// - Complexity: O(r + k) for r runs and k ranges.
+    mutating func restyle(_ ranges: [Range<Int>], _ transform: (Int, inout TextStyle) -> Void) {
         var result: [Run] = []
-        func add(_ r: Range<Int>, _ style: TextStyle) {
-            guard !r.isEmpty else { return }
-            if let last = result.last, last.style == style { result[result.count - 1].range = last.range.lowerBound..<r.upperBound }
-            else { result.append(Run(range: r, style: style)) }
+        result.reserveCapacity(runs.count + 2 * ranges.count)
+        func add(_ range: Range<Int>, _ style: TextStyle) {  // adjacent equal styles merge
+            guard !range.isEmpty else { return }
+            if let last = result.last, last.style == style { result[result.count - 1].range = last.range.lowerBound..<range.upperBound }
+            else { result.append(Run(range: range, style: style)) }
         }
+        var k = 0
         for run in runs {
-            let inside = max(run.range.lowerBound, lower)..<max(max(run.range.lowerBound, lower), min(run.range.upperBound, upper))
-            var changed = run.style
-            transform(&changed)
-            add(run.range.lowerBound..<max(run.range.lowerBound, min(run.range.upperBound, lower)), run.style)
-            add(inside, changed)
-            add(min(run.range.upperBound, max(run.range.lowerBound, upper))..<run.range.upperBound, run.style)
+            var start = run.range.lowerBound  // what is before it is in `result`
+            while start < run.range.upperBound {
+                while k < ranges.count, ranges[k].upperBound <= start { k += 1 }
+                guard k < ranges.count, ranges[k].lowerBound < run.range.upperBound else { break }
+                let lower = max(ranges[k].lowerBound, start), upper = min(ranges[k].upperBound, run.range.upperBound)
+                add(start..<lower, run.style)
+                var changed = run.style
+                transform(k, &changed)
+                add(lower..<upper, changed)
+                start = upper
+            }
+            add(start..<run.range.upperBound, run.style)
         }
         makeUnique()
         storage.runs = result

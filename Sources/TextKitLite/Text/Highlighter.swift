@@ -63,7 +63,7 @@ public struct Highlighter: Sendable, Hashable {
             result = AttributedText(String(decoding: replaced, as: UTF16.self), style: style)
         }
         let highlighted = highlightStyle.applied(to: style)
-        result.setSpans(found.map { ($0.range, highlighted) })
+        result.restyle(found.map(\.range)) { _, style in style = highlighted }
         result.setHighlights(found)
         return result
     }
