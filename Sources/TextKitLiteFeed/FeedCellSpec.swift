@@ -114,7 +114,10 @@ struct FeedCellSpec: Sendable {
     /// and the options the cell gives it. A right-to-left cell is the same spec mirrored,
     /// its author and footer lines aligned to the right (to the avatar's side) rather than
     /// the left; neither changes a size or a line, so every cell is measured left to right.
-    func spec(_ shape: Shape, rightToLeft: Bool = false, text: (Field, LayoutOptions) -> LayoutSpec) -> LayoutSpec {
+    ///
+    /// - Throws: what `text` throws.
+    func spec<E: Error>(_ shape: Shape, rightToLeft: Bool = false,
+                        text: (Field, LayoutOptions) throws(E) -> LayoutSpec) throws(E) -> LayoutSpec {
         let s = style
         var rows: [LayoutSpec] = []
         rows.reserveCapacity(5)
@@ -122,15 +125,15 @@ struct FeedCellSpec: Sendable {
                                  measureOnly: measureOnly)
         rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
             .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.avatarFill),
-            text(.author, line),
+            try text(.author, line),
         ])))
-        if shape.hasBody { rows.append(text(.body, blockOptions(body, maxLines: s.bodyMaxLines))) }
+        if shape.hasBody { rows.append(try text(.body, blockOptions(body, maxLines: s.bodyMaxLines))) }
         if shape.hasQuote {
             rows.append(.background(id: "quoteBox", fill: s.quoteFill, .inset(EdgeInsets(all: 8),
-                text(.quote, blockOptions(quote, maxLines: s.quoteMaxLines)))))
+                try text(.quote, blockOptions(quote, maxLines: s.quoteMaxLines)))))
         }
         if shape.images > 0 { rows.append(imageGrid(shape.images)) }
-        rows.append(text(.footer, line))
+        rows.append(try text(.footer, line))
         let cell = LayoutSpec.inset(s.padding, .stack(StackSpec(axis: .vertical, spacing: s.spacing, children: rows)))
         return rightToLeft ? .mirrored(cell) : cell
     }
@@ -160,7 +163,11 @@ struct FeedCellSpec: Sendable {
 
     /// A field's string styled, in the post's language: mentions, topics, hashtags and URLs
     /// highlighted in the body and the quote. The footer is the cell style's own.
-    func attributedText(_ field: Field, _ string: String, language: String?) -> AttributedText {
+    ///
+    /// - Throws: `LayoutError` for an emoticon too large to lay out (its table's size times
+    ///   the field's point size over 100,000 points): the one thing a post brings that the
+    ///   cell style does not bound.
+    func attributedText(_ field: Field, _ string: String, language: String?) throws(LayoutError) -> AttributedText {
         func styled(_ style: TextStyle) -> TextStyle {
             guard language != nil else { return style }
             var style = style
@@ -169,20 +176,22 @@ struct FeedCellSpec: Sendable {
         }
         switch field {
         case .author: return AttributedText(string.isEmpty ? "—" : string, style: styled(authorStyle))
-        case .body: return richText(string, style: styled(body.plain))
-        case .quote: return richText(string, style: styled(quote.plain))
+        case .body: return try richText(string, style: styled(body.plain))
+        case .quote: return try richText(string, style: styled(quote.plain))
         case .footer: return footer
         }
     }
 
     /// A body or quote: highlighted (URLs underlined too, when the style says so), then
     /// its emoticon codes made images.
-    private func richText(_ string: String, style plain: TextStyle) -> AttributedText {
+    private func richText(_ string: String, style plain: TextStyle) throws(LayoutError) -> AttributedText {
         var text = Self.highlighter.attributed(string, style: plain, highlightStyle: highlightStyle)
         if style.underlinesURLs {
             text.updateStyles(in: text.highlights.filter { $0.kind == .url }.map(\.range)) { $0.underline = true }
         }
-        return emoticons.attributed(text)
+        text = emoticons.attributed(text)
+        for attachment in text.attachments { try attachment.attachment.validate() }
+        return text
     }
 
     private func blockOptions(_ styles: BlockStyles, maxLines: Int) -> LayoutOptions {

@@ -116,7 +116,8 @@ public final class FeedPrecomputer: Sendable {
 
     /// The cell layout of a post at a width: from the height cache, or laid out (and cached).
     ///
-    /// - Throws: `LayoutError` for an invalid width, scale or style.
+    /// - Throws: `LayoutError` for an invalid width, scale or style, or a post with an
+    ///   emoticon too large to lay out (as `measure` does).
     public func layout(_ post: FeedPost, width: Double, scale: Double = 2) throws(LayoutError) -> CellLayout {
         try validate(width: width, scale: scale)
         let key = cacheKey(post, width: width, scale: scale, kind: measureOnly ? .measureOnly : .drawable)
@@ -134,7 +135,8 @@ public final class FeedPrecomputer: Sendable {
     /// (and cached). Measuring makes no frames, lines, glyph positions or shaped texts: the
     /// words stream from the itemizer (through the shaped-word cache) into line counts.
     ///
-    /// - Throws: `LayoutError` for an invalid width or style.
+    /// - Throws: `LayoutError` for an invalid width or style, or a post with an emoticon too
+    ///   large to lay out (as `layout` does).
     public func measure(_ post: FeedPost, width: Double) throws(LayoutError) -> CellMeasurement {
         try measure(post, widths: [width])[0]
     }
@@ -145,7 +147,7 @@ public final class FeedPrecomputer: Sendable {
     /// measuring for several device widths). A post's measurements at all its widths are
     /// one height-cache entry: when all the widths are there, they cost one lookup.
     ///
-    /// - Throws: `LayoutError` for an invalid width or style.
+    /// - Throws: `LayoutError` as `measure(_:width:)`.
     public func measure(_ post: FeedPost, widths: [Double]) throws(LayoutError) -> [CellMeasurement] {
         for width in widths { try validate(width: width, scale: 1) }
         guard !widths.isEmpty else { return [] }
@@ -205,25 +207,26 @@ public final class FeedPrecomputer: Sendable {
     /// The cell spec of a post, its text blocks shaped (from the shaped-text cache), the
     /// expand token an `expand` highlight whose value is the post's id; mirrored for a
     /// right-to-left post.
-    func cellSpec(_ post: FeedPost) -> LayoutSpec {
-        cell.spec(FeedCellSpec.Shape(post), rightToLeft: cell.isRightToLeft(post)) { field, options in
+    ///
+    /// - Throws: `LayoutError` for a text block that cannot be laid out.
+    func cellSpec(_ post: FeedPost) throws(LayoutError) -> LayoutSpec {
+        try cell.spec(FeedCellSpec.Shape(post), rightToLeft: cell.isRightToLeft(post)) { field, options throws(LayoutError) in
             var options = options
             if let count = options.truncationToken?.utf16Count {
                 options.truncationToken?.setHighlights([TextHighlight(kind: .expand, value: post.id, range: 0..<count)])
             }
-            return .text(id: field.rawValue, text: shaped(field, field.string(of: post), language: post.language), options: options)
+            return .text(id: field.rawValue, text: try shaped(field, field.string(of: post), language: post.language), options: options)
         }
     }
 
     /// The shaped text of one field's string, from the cache when that string was seen
     /// before in that field; the attributed text is made from the string only on a miss (a
     /// relayout at a new width neither highlights nor shapes again).
-    private func shaped(_ field: Field, _ string: String, language: String?) -> ShapedText {
+    private func shaped(_ field: Field, _ string: String, language: String?) throws(LayoutError) -> ShapedText {
         let key = FieldKey(field: field, text: string, language: language)
         // The footer is the same for every post: not counted.
         if let cached = shapedCache.value(for: key, record: field != .footer) { return cached }
-        // Styles here are validated by FeedCellStyle.validate(), so shaping cannot fail.
-        let shaped = (try? engine.shape(cell.attributedText(field, string, language: language))) ?? (try! engine.shape(""))
+        let shaped = try engine.shape(cell.attributedText(field, string, language: language))
         shapedCache.insert(shaped, for: key, cost: 512 + shaped.glyphCount * 24)
         return shaped
     }
@@ -231,31 +234,33 @@ public final class FeedPrecomputer: Sendable {
     /// A field of a post measured with the options its spec gives it: a body as it comes
     /// (each post has its own), the texts that recur across posts (author, quote, footer)
     /// through the measured-text cache, made into attributed texts only on a miss.
-    fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions) -> TextMeasurement {
+    fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions) throws(LayoutError) -> TextMeasurement {
         // The style was checked at init (`styleError`), the width by `cacheKey`.
-        guard field != .body else { return engine.measureValid(cell.attributedText(field, field.string(of: post), language: post.language), options: options) }
-        return recurring(field, of: post, widths: .one(options.width)) { [engine.measureValid($0, options: options)] }[0]
+        guard field != .body else {
+            return engine.measureValid(try cell.attributedText(field, field.string(of: post), language: post.language), options: options)
+        }
+        return try recurring(field, of: post, widths: .one(options.width)) { [engine.measureValid($0, options: options)] }[0]
     }
 
     /// `measure(_:of:options:)` at several widths (`options` at each), in their order, the
     /// text itemized once.
-    fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions, widths: [Double]) -> [TextMeasurement] {
+    fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions, widths: [Double]) throws(LayoutError) -> [TextMeasurement] {
         guard field != .body else {
-            return engine.measureValid(cell.attributedText(field, field.string(of: post), language: post.language), options: options, widths: widths)
+            return engine.measureValid(try cell.attributedText(field, field.string(of: post), language: post.language), options: options, widths: widths)
         }
-        return recurring(field, of: post, widths: .many(widths)) { engine.measureValid($0, options: options, widths: widths) }
+        return try recurring(field, of: post, widths: .many(widths)) { engine.measureValid($0, options: options, widths: widths) }
     }
 
     /// A text that recurs across posts (not a body) at `widths`: from the measured-text cache,
     /// else measured by `measure` from its attributed text and kept.
     @inline(__always)
     private func recurring(_ field: Field, of post: FeedPost, widths: FieldKey.Widths,
-                           measure: (AttributedText) -> [TextMeasurement]) -> [TextMeasurement] {
+                           measure: (AttributedText) -> [TextMeasurement]) throws(LayoutError) -> [TextMeasurement] {
         let string = field.string(of: post)
         let key = FieldKey(field: field, text: string, language: post.language, widths: widths)
         // The footer is the same for every post: not counted.
         if let cached = measuredCache.value(for: key, record: field != .footer) { return cached }
-        let measurements = measure(cell.attributedText(field, string, language: post.language))
+        let measurements = measure(try cell.attributedText(field, string, language: post.language))
         measuredCache.insert(measurements, for: key,
                              cost: measurements.reduce(64 + string.utf8.count) { $0 + 32 + $1.lineStarts.count * 8 })
         return measurements
@@ -269,12 +274,12 @@ private struct PostTexts: SpecTextMeasuring {
 
     func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
         guard let field = FeedCellSpec.Field(id: id) else { return try engine.measure(text, options: options) }
-        return precomputer.measure(field, of: post, options: options)
+        return try precomputer.measure(field, of: post, options: options)
     }
 
     func measure(id: String, text: AttributedText, options: LayoutOptions, widths: [Double],
                  engine: TextEngine) throws(LayoutError) -> [TextMeasurement] {
         guard let field = FeedCellSpec.Field(id: id) else { return try engine.measure(text, options: options, widths: widths) }
-        return precomputer.measure(field, of: post, options: options, widths: widths)
+        return try precomputer.measure(field, of: post, options: options, widths: widths)
     }
 }

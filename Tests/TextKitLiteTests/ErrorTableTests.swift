@@ -546,6 +546,28 @@ import Testing
         }
     }
 
+    /// A post whose emoticon is too large to lay out (an entry's size times the body's
+    /// point size over 100,000 points) is reported and skipped alike by `feed` and
+    /// `measure`: `feed` drew its body empty while `measure` gave it three lines.
+    @Test func aPostWithAnEmoticonTooLargeIsReportedByFeedAndMeasure() throws {
+        let image = try Data(contentsOf: URL(fileURLWithPath: EmoticonTableTests.shippedPath).deletingLastPathComponent()
+            .appendingPathComponent("smile.png"))
+        try image.write(to: URL(fileURLWithPath: Files.path("big.png")))
+        let table = Files.path("big-emoticons.json")
+        try Data(#"{"emoticons": [{"code": "[big]", "image": "big.png", "size": 8000}]}"#.utf8).write(to: URL(fileURLWithPath: table))
+        let feed = Data((#"{"id": 1, "text": "Hello [big] world, some words here."}"# + "\n" + #"{"id": 2, "text": "ok [big"}"# + "\n").utf8)
+        let message = "stdin:1: invalid attachment size 136000.0×136000.0: must be finite, not negative and at most 100000 points a side (line skipped)"
+        let out = Files.path("feed-big-emoticon")
+        for command in [["measure"], ["measure", "--width", "320,375"], ["measure", "--layout", "text"], ["feed", "--out", out]] {
+            let result = try Self.runTool(command + ["--emoticons", table], stdin: feed, environment: [:])
+            #expect(result.status == 2, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(command): \(result.stderr)")
+            #expect(command[0] == "feed" || result.stdout.split(separator: "\n").count == 1, "\(command): \(result.stdout)")
+        }
+        let layouts = try String(contentsOfFile: out + "/layouts.jsonl", encoding: .utf8)
+        #expect(layouts.split(separator: "\n").count == 1 && layouts.contains(#""id":2"#), "\(layouts)")
+    }
+
     @Test func badStyleOptionsAreUsageErrors() throws {
         let features = try Self.runTool(["render", "a", "--features", "tnum,toolong", "--json"], stdin: nil, environment: [:])
         #expect(features.status == 64 && features.stderr.contains("Error: invalid --features tnum,toolong"))

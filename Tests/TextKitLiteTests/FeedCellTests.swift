@@ -393,6 +393,36 @@ import Testing
         #expect(author.allRuns.allSatisfy { $0.font.isBold })
     }
 
+    /// A post whose emoticon is too large to lay out (size × point size over 100,000 points)
+    /// is refused alike by `layout` and `measure`, in the body or the quote: `layout` drew the
+    /// body empty while `measure` gave it three lines.
+    @Test func aPostWithAnEmoticonTooLargeIsRefusedByLayoutAndMeasure() throws {
+        let table = EmoticonTable([Emoticon(code: "[big]", image: GrayImage(width: 1, height: 1, gray: [0]), size: 8000)])
+        let message = "invalid attachment size 128000.0×128000.0: must be finite, not negative and at most 100000 points a side"
+        for measureOnly in [false, true] {
+            let p = FeedPrecomputer(engine: Fixtures.engine, measureOnly: measureOnly, emoticons: table)
+            for post in [FeedPost(id: "b", author: "a", text: "Hello [big] world, some words here."),
+                         FeedPost(id: "q", author: "a", text: "Hello", quote: "a [big]")] {
+                let errors: [LayoutError?] = [#expect(throws: LayoutError.self) { try p.layout(post, width: 375) },
+                                              #expect(throws: LayoutError.self) { try p.measure(post, width: 375) },
+                                              #expect(throws: LayoutError.self) { try p.measure(post, widths: [320, 375]) }]
+                for error in errors { #expect(error.map { "\($0)" }?.hasPrefix("invalid attachment size") == true, "\(post.id)") }
+                if post.id == "b" { #expect(errors.allSatisfy { $0.map { "\($0)" } == message }) }
+            }
+            // One that fits is drawn, and measures as it lays out.
+            let fits = FeedPost(id: "f", author: "a", text: "Hello [big]")
+            let small = FeedPrecomputer(engine: Fixtures.engine, measureOnly: measureOnly,
+                                        emoticons: EmoticonTable([Emoticon(code: "[big]", image: GrayImage(width: 1, height: 1, gray: [0]), size: 2)]))
+            #expect(try small.layout(fits, width: 375).height == small.measure(fits, width: 375).height)
+        }
+        // What `measure` and the service's /measure answer for its line (through FeedMeasurer).
+        let p = FeedPrecomputer(engine: Fixtures.engine, measureOnly: true, emoticons: table)
+        for subject in FeedMeasurer.Subject.allCases {
+            let record = FeedRecord(line: 3, result: .success(FeedPost(id: "b", author: "a", text: "Hello [big] world")))
+            #expect(FeedMeasurer(precomputer: p, subject: subject, width: 375).measure(record) == .failure(FeedLineError(line: 3, reason: message)))
+        }
+    }
+
     /// Thousands of links in a post are underlined in one pass over the runs, not one pass
     /// per link (30,000 links in a body and a quote took minutes when it was so). Every link
     /// is underlined in the link ink, nothing else is, and the cell measures as it lays out.

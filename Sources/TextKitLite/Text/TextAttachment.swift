@@ -57,7 +57,7 @@ public struct TextAttachment: Sendable, Hashable, Codable {
     }
 
     /// What a layout accepts: a finite size, not negative, at most 100,000 points a side.
-    func validate() throws(LayoutError) {
+    package func validate() throws(LayoutError) {
         guard size.width.isFinite, size.height.isFinite, size.width >= 0, size.height >= 0,
               size.width <= 100_000, size.height <= 100_000 else {
             throw .invalidOption(name: "attachment size", value: "\(size.width)×\(size.height)",
