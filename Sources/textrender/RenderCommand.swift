@@ -355,10 +355,17 @@ struct LayoutReport {
 
     /// The attachments of the lines shown.
     var attachments: [Attachment] {
-        layout.lines.flatMap(\.attachments).map { placed in
-            let text = placed.isTruncationToken ? layout.options.truncationToken ?? AttributedText("") : layout.text
-            let start = text.scalarOffset(utf16Offset: placed.offset)
-            return Attachment(range: [start, start + 1], rect: placed.rect, truncationToken: placed.isTruncationToken ? true : nil)
+        let placed = layout.lines.flatMap(\.attachments)
+        // Each text's attachments by offset (lines list theirs left to right), their scalar
+        // offsets found in one pass over it.
+        var starts = [Int](repeating: 0, count: placed.count)
+        for inTruncationToken in [false, true] {
+            let text = inTruncationToken ? layout.options.truncationToken ?? AttributedText("") : layout.text
+            let indices = placed.indices.filter { placed[$0].isTruncationToken == inTruncationToken }.sorted { placed[$0].offset < placed[$1].offset }
+            for (index, start) in zip(indices, text.scalarOffsets(utf16Offsets: indices.map { placed[$0].offset })) { starts[index] = start }
+        }
+        return zip(placed, starts).map { placed, start in
+            Attachment(range: [start, start + 1], rect: placed.rect, truncationToken: placed.isTruncationToken ? true : nil)
         }
     }
 

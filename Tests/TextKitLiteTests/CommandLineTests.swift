@@ -313,6 +313,20 @@ enum TextRenderTool {
         #expect(result.stdout == #"{"highlight":null,"index":0}"# + "\n")
     }
 
+    /// `render --json` gives each of 20,000 emoticons its range in Unicode scalars, found in
+    /// one pass over the text (a count from the start per attachment took minutes).
+    @Test func renderReportsTwentyThousandAttachmentsInScalars() throws {
+        let path = Fixtures.temporaryPath("attachments.txt")
+        try Data(String(repeating: "😀[微笑] abcdefghijklmnopqrstuvwxyz", count: 20_000).utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let json = try TextRenderTool.run(["render", "--file", path, "--emoticons", EmoticonTableTests.shippedPath, "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        let ranges = (report["attachments"] as! [[String: Any]]).map { $0["range"] as! [Int] }
+        // 29 scalars a piece (the emoji one, 30 UTF-16 units); the emoticon is the second.
+        #expect(ranges == (0..<20_000).map { [29 * $0 + 1, 29 * $0 + 2] })
+    }
+
     /// `feed` mirrors the cell of a right-to-left post (avatar on the right), or of every
     /// post with `--direction rightToLeft`, of none with `leftToRight`; heights stay.
     @Test func feedMirrorsRightToLeftCells() throws {
