@@ -95,6 +95,32 @@ import Testing
         #expect(layout.rects(for: 0..<text.utf16Count).count == 1)
     }
 
+    /// A line of 30,000 attachments between right-to-left letters: each attachment's
+    /// direction is found from its neighbours once per line, not by a search through the
+    /// line per attachment (which took minutes): each range over one has its box, and its
+    /// right part maps to its start, as in right-to-left text.
+    @Test func aLineOfThirtyThousandAttachmentsIsHitTestedInOnePass() throws {
+        var text = AttributedText("")
+        for _ in 0..<30_000 {
+            text.append("ש", style: TextStyle(size: 17))
+            text.append(TextAttachment(size: Size(width: 4, height: 4), content: .box(tag: "a")), style: TextStyle(size: 17))
+        }
+        let layout = try Fixtures.engine.layout(text, options: LayoutOptions(width: .infinity))
+        let line = try #require(layout.lines.first)
+        #expect(layout.lineCount == 1 && line.attachments.count == 30_000)
+        let boxes = Dictionary(uniqueKeysWithValues: line.attachments.map { ($0.offset, $0.rect) })
+        let rects = layout.rects(for: text.attachments.map { $0.offset..<$0.offset + 1 }, inTruncationToken: false)
+        for (attachment, rects) in zip(text.attachments, rects) {
+            let box = try #require(boxes[attachment.offset])
+            #expect(rects.count == 1 && abs(rects[0].x - box.x) < 1e-6 && abs(rects[0].width - box.width) < 1e-6)
+        }
+        let y = line.frame.y + line.frame.height / 2
+        for attachment in [text.attachments[0], text.attachments[15_000], text.attachments[29_999]] {
+            let box = try #require(boxes[attachment.offset])
+            #expect(layout.characterIndex(at: Point(x: box.maxX - 1, y: y)) == attachment.offset)
+        }
+    }
+
     @Test func linesArePickedByYClampedToTheText() throws {
         let layout = try Fixtures.layout("one two three four five six seven eight nine ten", size: 17,
                                          LayoutOptions(width: 80, lineSpacing: 6, insets: EdgeInsets(all: 5)))

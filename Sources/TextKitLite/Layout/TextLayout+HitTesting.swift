@@ -182,16 +182,28 @@ extension TextLayout {
                             isTruncationToken: run.isTruncationToken, clusters: clusters)
         }
         guard !line.attachments.isEmpty else { return result }
+        // The x of the first box (runs, then attachments) of the text or of the token that
+        // ends, or starts, at each offset: found once, not searched for per attachment.
+        struct Edge: Hashable {
+            var offset: Int
+            var isTruncationToken: Bool
+        }
+        var ends: [Edge: Double] = [:], starts: [Edge: Double] = [:]
         let boxes = result.map { ($0.range, $0.x, $0.isTruncationToken) }
             + line.attachments.map { ($0.offset..<$0.offset + 1, $0.rect.x, $0.isTruncationToken) }
+        for (range, x, isTruncationToken) in boxes {
+            let end = Edge(offset: range.upperBound, isTruncationToken: isTruncationToken)
+            let start = Edge(offset: range.lowerBound, isTruncationToken: isTruncationToken)
+            if ends[end] == nil { ends[end] = x }
+            if starts[start] == nil { starts[start] = x }
+        }
         for attachment in line.attachments {
             let offset = attachment.offset, x = attachment.rect.x
-            let sameText = boxes.filter { $0.2 == attachment.isTruncationToken }
             var rightToLeft = false
-            if let before = sameText.first(where: { $0.0.upperBound == offset }) {
-                rightToLeft = before.1 > x
-            } else if let after = sameText.first(where: { $0.0.lowerBound == offset + 1 }) {
-                rightToLeft = after.1 < x
+            if let before = ends[Edge(offset: offset, isTruncationToken: attachment.isTruncationToken)] {
+                rightToLeft = before > x
+            } else if let after = starts[Edge(offset: offset + 1, isTruncationToken: attachment.isTruncationToken)] {
+                rightToLeft = after < x
             }
             result.append(CaretRun(range: offset..<offset + 1, x: x, width: attachment.rect.width, isRightToLeft: rightToLeft,
                                    isTruncationToken: attachment.isTruncationToken, clusters: [(offset, x)]))
