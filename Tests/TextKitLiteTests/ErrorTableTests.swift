@@ -554,12 +554,13 @@ import Testing
             .appendingPathComponent("smile.png"))
         try image.write(to: URL(fileURLWithPath: Files.path("big.png")))
         let table = Files.path("big-emoticons.json")
-        try Data(#"{"emoticons": [{"code": "[big]", "image": "big.png", "size": 8000}]}"#.utf8).write(to: URL(fileURLWithPath: table))
+        try Data(#"{"emoticons": [{"code": "[big]", "image": "big.png", "size": 8}]}"#.utf8).write(to: URL(fileURLWithPath: table))
         let feed = Data((#"{"id": 1, "text": "Hello [big] world, some words here."}"# + "\n" + #"{"id": 2, "text": "ok [big"}"# + "\n").utf8)
         let message = "stdin:1: invalid attachment size 136000.0×136000.0: must be finite, not negative and at most 100000 points a side (line skipped)"
         let out = Files.path("feed-big-emoticon")
-        for command in [["measure"], ["measure", "--width", "320,375"], ["measure", "--layout", "text"], ["feed", "--out", out]] {
-            let result = try Self.runTool(command + ["--emoticons", table], stdin: feed, environment: [:])
+        for command in [["measure"], ["measure", "--width", "320,375"], ["measure", "--layout", "text"], ["feed", "--out", out, "--max-pixels", "400000000"]] {
+            // 8 × 17,000 points: an emoticon past the 100,000-point attachment limit.
+            let result = try Self.runTool(command + ["--emoticons", table, "--font-size", "17000"], stdin: feed, environment: [:])
             #expect(result.status == 2, "\(command): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(command): \(result.stderr)")
             #expect(command[0] == "feed" || result.stdout.split(separator: "\n").count == 1, "\(command): \(result.stdout)")

@@ -393,14 +393,16 @@ import Testing
         #expect(author.allRuns.allSatisfy { $0.font.isBold })
     }
 
-    /// A post whose emoticon is too large to lay out (size × point size over 100,000 points)
-    /// is refused alike by `layout` and `measure`, in the body or the quote: `layout` drew the
-    /// body empty while `measure` gave it three lines.
+    /// A post whose emoticon is too large to lay out (size × point size over 100,000 points:
+    /// 8 × 16,000) is refused alike by `layout` and `measure`, in the body or the quote:
+    /// `layout` drew the body empty while `measure` gave it three lines.
     @Test func aPostWithAnEmoticonTooLargeIsRefusedByLayoutAndMeasure() throws {
-        let table = EmoticonTable([Emoticon(code: "[big]", image: GrayImage(width: 1, height: 1, gray: [0]), size: 8000)])
+        let table = try EmoticonTable([Emoticon(code: "[big]", image: GrayImage(width: 1, height: 1, gray: [0]), size: 8)])
+        var style = FeedCellStyle()
+        (style.bodySize, style.quoteSize) = (16_000, 16_000)
         let message = "invalid attachment size 128000.0×128000.0: must be finite, not negative and at most 100000 points a side"
         for measureOnly in [false, true] {
-            let p = FeedPrecomputer(engine: Fixtures.engine, measureOnly: measureOnly, emoticons: table)
+            let p = FeedPrecomputer(engine: Fixtures.engine, style: style, measureOnly: measureOnly, emoticons: table)
             for post in [FeedPost(id: "b", author: "a", text: "Hello [big] world, some words here."),
                          FeedPost(id: "q", author: "a", text: "Hello", quote: "a [big]")] {
                 let errors: [LayoutError?] = [#expect(throws: LayoutError.self) { try p.layout(post, width: 375) },
@@ -411,12 +413,12 @@ import Testing
             }
             // One that fits is drawn, and measures as it lays out.
             let fits = FeedPost(id: "f", author: "a", text: "Hello [big]")
-            let small = FeedPrecomputer(engine: Fixtures.engine, measureOnly: measureOnly,
-                                        emoticons: EmoticonTable([Emoticon(code: "[big]", image: GrayImage(width: 1, height: 1, gray: [0]), size: 2)]))
+            let small = FeedPrecomputer(engine: Fixtures.engine, style: style, measureOnly: measureOnly,
+                                        emoticons: try EmoticonTable([Emoticon(code: "[big]", image: GrayImage(width: 1, height: 1, gray: [0]), size: 2)]))
             #expect(try small.layout(fits, width: 375).height == small.measure(fits, width: 375).height)
         }
         // What `measure` and the service's /measure answer for its line (through FeedMeasurer).
-        let p = FeedPrecomputer(engine: Fixtures.engine, measureOnly: true, emoticons: table)
+        let p = FeedPrecomputer(engine: Fixtures.engine, style: style, measureOnly: true, emoticons: table)
         for subject in FeedMeasurer.Subject.allCases {
             let record = FeedRecord(line: 3, result: .success(FeedPost(id: "b", author: "a", text: "Hello [big] world")))
             #expect(FeedMeasurer(precomputer: p, subject: subject, width: 375).measure(record) == .failure(FeedLineError(line: 3, reason: message)))
