@@ -53,6 +53,26 @@ final class BodyReader: @unchecked Sendable {
 
     private func read() async throws -> ByteBuffer? { try await iterator.next() }
 
+    /// Reads what is left of the body and drops it, until its end or the request's deadline:
+    /// after an answer that refused the body (413), a client that sends its whole body before
+    /// reading (as most do) can finish sending and read the answer, rather than meeting a
+    /// reset when the connection is closed with its body unread.
+    func discardRest() async {
+        while .now < deadline {
+            let left = deadline - .now
+            let more = try? await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask { try await self.read() != nil }
+                group.addTask {
+                    try await Task.sleep(for: left)
+                    return false
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? false
+            }
+            guard more == true else { return }
+        }
+    }
+
     /// The whole body.
     func collect() async throws -> [UInt8] {
         var bytes: [UInt8] = []

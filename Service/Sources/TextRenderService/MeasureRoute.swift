@@ -116,6 +116,7 @@ struct BadLine: Encodable {
 /// runs only after the handler has returned; one task at a time uses it.
 final class BodyRecords: @unchecked Sendable {
     private var chunks: AsyncThrowingStream<ByteBuffer, any Error>.AsyncIterator
+    private let drain: Task<Void, Never>
     private var splitter = FeedLineSplitter()
     /// Records read ahead by the handler, given out first (`readAhead[given...]`).
     private var readAhead: [FeedRecord] = []
@@ -130,13 +131,26 @@ final class BodyRecords: @unchecked Sendable {
             do {
                 while let chunk = try await body.next() { continuation.yield(chunk) }
                 continuation.finish()
+            } catch let error as ServiceError where error.status == .contentTooLarge {
+                continuation.finish(throwing: error)
+                await body.discardRest()
             } catch {
                 continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in drain.cancel() }
+        // Dropped unread (the client went away): stop. Finished: the drain may still be
+        // discarding the rest of a body over the limit.
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { drain.cancel() }
+        }
         chunks = stream.makeAsyncIterator()
+        self.drain = drain
     }
+
+    /// Waits until the body was all read (or dropped past the limit, or ended by a timeout).
+    /// The answer ends only then: Hummingbird reads what is left of a body once the answer
+    /// has ended, and two readers of one body at once would be one too many.
+    func drained() async { await drain.value }
 
     /// The next record without waiting for the body, or nil when the body given so far has
     /// no more (see `isFinished`).
@@ -255,6 +269,7 @@ extension TextService {
         }
         while head < inFlight.count { try await writeHead() }
         try await flush()
+        await records.drained()
         try await writer.finish(nil)
     }
 

@@ -168,11 +168,11 @@ extension TextService {
         let tooLarge = ownLimit ? ServiceError.renderTooLarge(limit: limit) : .bodyTooLarge(limit: limit)
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
         let body: [UInt8]
+        let reader = BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout, requestTimeout: configuration.requestTimeout)
         do {
-            body = try await BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout,
-                                        requestTimeout: configuration.requestTimeout).collect()
+            body = try await reader.collect()
         } catch let error as ServiceError where error.status == .contentTooLarge {
-            throw tooLarge
+            throw tooLarge  // Hummingbird reads the rest of the body and drops it once answered
         }
         let job = try RenderRequest.decode(body)
         let serverLimit = configuration.maxPixels

@@ -149,22 +149,44 @@ import TextRenderService
     }
 
     /// A client that sends a whole large `/measure` body before it reads anything (what
-    /// most HTTP clients do) gets the whole answer: the server drains the body while the
-    /// answer waits, rather than each side waiting for the other until the stall timeout.
+    /// most HTTP clients do) gets the whole answer, and one whose body passes the limit gets
+    /// the answer up to it and the error line, never a reset: the server drains the body
+    /// (past the limit, dropping it) while the answer waits, rather than each side waiting
+    /// for the other until the stall timeout. The answers (four widths a post) are far more
+    /// than the kernel's buffers hold (4 MB at most for the server's sends, 8 KB for this
+    /// client's receives); the body past the limit is more than the server's receives hold
+    /// once it stops reading.
     @Test func aClientThatSendsItsWholeBodyFirstGetsTheWholeAnswer() async throws {
-        let count = 40_000
-        let body = Array((0..<count).map { #"{"id":\#($0),"text":"sent before any answer is read, #\#($0)"}"# }
-            .joined(separator: "\n").utf8)
-        try await withServer({ $0.stallTimeout = .seconds(5) }) { port in
-            let response = try await HTTP.onThread { () -> HTTPConnection.Response in
+        func post(_ n: Int) -> String { #"{"id":\#(n),"text":"sent before any answer is read, #\#(n)"}"# }
+        func sendThenRead(port: Int, _ body: [UInt8]) async throws -> HTTPConnection.Response {
+            try await HTTP.onThread { () -> HTTPConnection.Response in
                 let connection = try HTTPConnection(port: port, receiveBuffer: 4096)
-                connection.sendHead("POST", "/measure", contentLength: body.count)
-                connection.send(body)
+                connection.sendHead("POST", "/measure?width=320,375,414,768", chunked: true)
+                var offset = 0
+                while offset < body.count {
+                    connection.sendChunk(body[offset..<min(body.count, offset + 65536)])
+                    offset += 65536
+                }
+                connection.finishChunks()
                 return try connection.readResponse()
             }
+        }
+        let count = 40_000
+        let whole = Array((0..<count).map(post).joined(separator: "\n").utf8)
+        try await withServer({ $0.stallTimeout = .seconds(5) }) { port in
+            let response = try await sendThenRead(port: port, whole)
             #expect(response.status == 200)
             #expect(response.lines.count == count)
             #expect(response.lines.last?.contains("\"id\":\(count - 1),") == true, "\(response.lines.last ?? "")")
+            #expect(response.body.count > 8 << 20)
+        }
+        let limit = 2 << 20
+        let over = Array((0..<150_000).map(post).joined(separator: "\n").utf8)
+        try await withServer({ $0.stallTimeout = .seconds(5); $0.maxBodyBytes = limit }) { port in
+            let response = try await sendThenRead(port: port, over)
+            #expect(response.status == 200)
+            #expect(response.lines.last == "{\"error\":\"request body larger than \(limit) bytes (the server's --max-body-bytes)\"}")
+            #expect(response.lines.count > 20_000 && response.body.count > 4 << 20, "\(response.lines.count) lines")
         }
     }
 }
