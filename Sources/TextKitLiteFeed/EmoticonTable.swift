@@ -238,14 +238,14 @@ public struct EmoticonTable: Sendable, Hashable {
         var result = AttributedText("", style: text.baseStyle)
         var position = 0
         for (range, emoticon) in matches {
-            result.append(text.slice(position..<range.lowerBound))
+            result.append(text, range: position..<range.lowerBound)
             let style = text.style(at: range.lowerBound)
             let side = emoticon.size * style.size
             result.append(TextAttachment(size: Size(width: side, height: side), alignment: .center, content: .image(emoticon.image)),
                           style: style)
             position = range.upperBound
         }
-        result.append(text.slice(position..<text.utf16Count))
+        result.append(text, range: position..<text.utf16Count)
         return result
     }
 

@@ -103,46 +103,57 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 
     /// Appends another attributed text, keeping its styles, attachments and highlights.
     public mutating func append(_ other: AttributedText) {
-        let shift = utf16.count
+        append(other, range: 0..<other.utf16Count)
+    }
+
+    /// Appends a UTF-16 range of another text (clamped to it) with its styles (adjacent
+    /// equal styles merge into one run), attachments and highlights (cut at the range's
+    /// ends): what `append(other.slice(range))` appends, without making the slice.
+    ///
+    /// - Complexity: O(log n) to find the range's first run, highlight and attachment, then
+    ///   linear in what the range holds: appending the parts between n codes (an emoticon
+    ///   table's) costs O(text), not O(n) allocations of texts.
+    public mutating func append(_ other: AttributedText, range: Range<Int>) {
+        let range = range.clamped(to: 0..<other.utf16Count)
+        guard !range.isEmpty else { return }
         makeUnique()
-        for var highlight in other.highlights {
-            highlight.range = (highlight.range.lowerBound + shift)..<(highlight.range.upperBound + shift)
+        let shift = storage.utf16.count - range.lowerBound
+        // The highlights the range overlaps, from the first that ends inside it.
+        var low = 0, high = other.highlights.count
+        while low < high {
+            let mid = (low + high) / 2
+            if other.highlights[mid].range.upperBound <= range.lowerBound { low = mid + 1 } else { high = mid }
+        }
+        for var highlight in other.highlights[low...] {
+            guard highlight.range.lowerBound < range.upperBound else { break }
+            let part = highlight.range.clamped(to: range)
+            highlight.range = (part.lowerBound + shift)..<(part.upperBound + shift)
             storage.highlights.append(highlight)
         }
-        for run in other.runs {
-            let string = other.utf16.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[run.range]), as: UTF16.self) }
-            append(string, style: run.style)
+        for run in other.runs[(other.runIndex(at: range.lowerBound) ?? 0)...] {
+            let part = run.range.clamped(to: range)
+            guard !part.isEmpty else { break }
+            let start = storage.utf16.count
+            storage.utf16 += other.utf16[part]
+            let end = storage.utf16.count
+            if let last = storage.runs.last, last.style == run.style, last.range.upperBound == start {
+                storage.runs[storage.runs.count - 1].range = last.range.lowerBound..<end
+            } else {
+                storage.runs.append(Run(range: start..<end, style: run.style))
+            }
         }
-        storage.attachments += other.attachments.map { Attachment(offset: $0.offset + shift, attachment: $0.attachment) }
+        storage.string += other.utf16.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF16.self) }
+        for attachment in other.attachments[other.attachmentIndex(from: range.lowerBound)...] {
+            guard attachment.offset < range.upperBound else { break }
+            storage.attachments.append(Attachment(offset: attachment.offset + shift, attachment: attachment.attachment))
+        }
     }
 
     /// The text of a UTF-16 range (clamped to the text), with its styles, attachments and
     /// highlights (cut at the range's ends).
     public func slice(_ range: Range<Int>) -> AttributedText {
-        let range = range.clamped(to: 0..<utf16.count)
-        var result = AttributedText("", style: style(at: range.lowerBound))
-        guard !range.isEmpty else { return result }
-        let first = runIndex(at: range.lowerBound) ?? 0
-        for run in runs[first...] {
-            let part = run.range.clamped(to: range)
-            guard !part.isEmpty else { break }
-            result.append(String(decoding: utf16[part], as: UTF16.self), style: run.style)
-        }
-        result.makeUnique()
-        result.storage.attachments = attachments[attachmentIndex(from: range.lowerBound)...].prefix { $0.offset < range.upperBound }
-            .map { Attachment(offset: $0.offset - range.lowerBound, attachment: $0.attachment) }
-        // The highlights the range overlaps, from the first that ends inside it.
-        var low = 0, high = highlights.count
-        while low < high {
-            let mid = (low + high) / 2
-            if highlights[mid].range.upperBound <= range.lowerBound { low = mid + 1 } else { high = mid }
-        }
-        for var highlight in highlights[low...] {
-            guard highlight.range.lowerBound < range.upperBound else { break }
-            let part = highlight.range.clamped(to: range)
-            highlight.range = (part.lowerBound - range.lowerBound)..<(part.upperBound - range.lowerBound)
-            result.storage.highlights.append(highlight)
-        }
+        var result = AttributedText("", style: style(at: range.clamped(to: 0..<utf16.count).lowerBound))
+        result.append(self, range: range)
         return result
     }
 
@@ -180,7 +191,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     }
 
     /// Index into `attachments` of the first at `offset` or after it (binary search).
-    private func attachmentIndex(from offset: Int) -> Int {
+    func attachmentIndex(from offset: Int) -> Int {
         var low = 0, high = attachments.count
         while low < high {
             let mid = (low + high) / 2
