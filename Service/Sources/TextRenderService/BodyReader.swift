@@ -34,9 +34,20 @@ final class BodyReader: @unchecked Sendable {
     /// - Throws: `ServiceError` 413 past the size limit, 408 when no byte came within the
     ///   timeout or the body is not all in by the deadline; what the connection throws.
     func next() async throws -> ByteBuffer? {
+        guard let chunk = try await timedRead() else { return nil }
+        received += chunk.readableBytes
+        guard received <= limit else { throw ServiceError.bodyTooLarge(limit: limit) }
+        return chunk
+    }
+
+    /// The next chunk, or nil at the end of the body, waiting no longer than the body
+    /// timeout and the deadline allow.
+    ///
+    /// - Throws: `ServiceError` 408 when the wait runs out; what the connection throws.
+    private func timedRead() async throws -> ByteBuffer? {
         let left = deadline - .now
         let (wait, late) = left < timeout ? (left, ServiceError.requestTimeout(requestTimeout)) : (timeout, .bodyTimeout(timeout))
-        let chunk = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
             group.addTask { try await self.read() }
             group.addTask {
                 try await Task.sleep(for: wait)
@@ -45,32 +56,17 @@ final class BodyReader: @unchecked Sendable {
             defer { group.cancelAll() }
             return try await group.next() ?? nil
         }
-        guard let chunk else { return nil }
-        received += chunk.readableBytes
-        guard received <= limit else { throw ServiceError.bodyTooLarge(limit: limit) }
-        return chunk
     }
 
     private func read() async throws -> ByteBuffer? { try await iterator.next() }
 
-    /// Reads what is left of the body and drops it, until its end or the request's deadline:
-    /// after an answer that refused the body (413), a client that sends its whole body before
-    /// reading (as most do) can finish sending and read the answer, rather than meeting a
-    /// reset when the connection is closed with its body unread.
+    /// Reads what is left of the body and drops it, until its end, a stall of the body
+    /// timeout or the request's deadline: after an answer that refused the body (413), a
+    /// client that sends its whole body before reading (as most do) can finish sending and
+    /// read the answer, rather than meeting a reset when the connection closes with its
+    /// body unread.
     func discardRest() async {
-        while .now < deadline {
-            let left = deadline - .now
-            let more = try? await withThrowingTaskGroup(of: Bool.self) { group in
-                group.addTask { try await self.read() != nil }
-                group.addTask {
-                    try await Task.sleep(for: left)
-                    return false
-                }
-                defer { group.cancelAll() }
-                return try await group.next() ?? false
-            }
-            guard more == true else { return }
-        }
+        while (try? await timedRead()) != nil {}
     }
 
     /// The whole body.

@@ -200,7 +200,9 @@ extension TextService {
     func measure(_ request: Request) async throws -> Response {
         let parameters = try MeasureParameters(query: request.uri.queryParameters)
         let limit = configuration.maxBodyBytes
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw ServiceError.bodyTooLarge(limit: limit) }
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+            throw await refusal(.bodyTooLarge(limit: limit), of: request)
+        }
         guard let ticket = gate.enter() else { throw ServiceError.busy(limit: gate.limit) }
         let records = BodyRecords(BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout,
                                              requestTimeout: configuration.requestTimeout))

@@ -166,13 +166,15 @@ extension TextService {
         let ownLimit = configuration.maxRenderBytes <= configuration.maxBodyBytes
         let limit = min(configuration.maxRenderBytes, configuration.maxBodyBytes)
         let tooLarge = ownLimit ? ServiceError.renderTooLarge(limit: limit) : .bodyTooLarge(limit: limit)
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+            throw await refusal(tooLarge, of: request)
+        }
         let body: [UInt8]
         let reader = BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout, requestTimeout: configuration.requestTimeout)
         do {
             body = try await reader.collect()
         } catch let error as ServiceError where error.status == .contentTooLarge {
-            throw tooLarge  // Hummingbird reads the rest of the body and drops it once answered
+            throw await refusal(tooLarge, of: request, reader: reader)
         }
         let job = try RenderRequest.decode(body)
         let serverLimit = configuration.maxPixels

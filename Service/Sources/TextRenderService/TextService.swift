@@ -1,5 +1,6 @@
 internal import CMalloc
 import Foundation
+import Hummingbird
 import Synchronization
 import TextKitLite
 import TextKitLiteFeed
@@ -64,6 +65,22 @@ public final class TextService: Sendable {
     /// it back near its baseline. It walks the arenas: a millisecond or so, paid only after
     /// a large request.
     func releaseFreedMemory() { malloc_trim(0) }
+
+    /// `error`, the refusal of a body over its limit, once the rest of the body was read and
+    /// dropped (until the request deadline) when the client asked to close the connection
+    /// after this request: Hummingbird then closes it right after the answer, and a client
+    /// still sending its body (most send it whole before reading) would meet a reset instead
+    /// of the answer. On a connection kept open, Hummingbird reads the rest after the answer.
+    ///
+    /// - Parameter reader: the body's reader, when the body was being read.
+    func refusal(_ error: ServiceError, of request: Request, reader: BodyReader? = nil) async -> ServiceError {
+        if request.headers[.connection] == "close" {  // Hummingbird's own test
+            let reader = reader ?? BodyReader(request.body, limit: .max, timeout: configuration.bodyTimeout,
+                                              requestTimeout: configuration.requestTimeout)
+            await reader.discardRest()
+        }
+        return error
+    }
 
     /// Runs `work` on the worker pool and waits for it without blocking the caller's thread.
     func run<Output: Sendable>(_ work: @escaping @Sendable () -> Output) async -> Output {

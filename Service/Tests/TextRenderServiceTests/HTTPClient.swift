@@ -49,17 +49,22 @@ final class HTTPConnection: @unchecked Sendable {
     deinit { if socket >= 0 { close(socket) } }
 
     /// Sends bytes; a peer that closed early (it answered before reading the body) is not an error.
-    func send(_ bytes: some Collection<UInt8>) {
+    ///
+    /// - Returns: whether every byte was sent (false: the peer closed or reset the connection).
+    @discardableResult
+    func send(_ bytes: some Collection<UInt8>) -> Bool {
         let bytes = Array(bytes)
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent < 0 { if errno == EINTR { continue } else { return } }
+            if sent < 0 { if errno == EINTR { continue } else { return false } }
             offset += sent
         }
+        return true
     }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    @discardableResult
+    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     /// Sends a request head: with `chunked`, the body follows in `sendChunk` calls.
     func sendHead(_ method: String, _ path: String, contentLength: Int? = nil, chunked: Bool = false, headers: [String: String] = [:]) {
@@ -70,11 +75,10 @@ final class HTTPConnection: @unchecked Sendable {
         send(head + "\r\n")
     }
 
-    func sendChunk(_ bytes: some Collection<UInt8>) {
-        guard !bytes.isEmpty else { return }
-        send(String(bytes.count, radix: 16) + "\r\n")
-        send(bytes)
-        send("\r\n")
+    @discardableResult
+    func sendChunk(_ bytes: some Collection<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        return send(String(bytes.count, radix: 16) + "\r\n") && send(bytes) && send("\r\n")
     }
 
     func finishChunks() { send("0\r\n\r\n") }
