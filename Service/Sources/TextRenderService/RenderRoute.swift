@@ -185,7 +185,9 @@ extension TextService {
         defer { withExtendedLifetime(ticket) {} }
         let engine = engine
         let table = job.emoticons ? emoticons : .empty
-        let outcome: Result<(png: [UInt8], layout: TextLayout), ServiceError> = await run {
+        // The PNG and what the headers say of the layout: the layout itself is freed on the
+        // worker, before freed memory is handed back.
+        let outcome: Result<(png: [UInt8], headers: HTTPFields), ServiceError> = await run {
             do {
                 let text = table.attributed(job.settings.attributed(job.text))
                 let (options, renderOptions) = (job.settings.layoutOptions, job.settings.renderOptions)
@@ -198,7 +200,13 @@ extension TextService {
                 guard let bitmap = try TextRenderer().render(layout, options: renderOptions).bitmap else {
                     return .failure(ServiceError(.internalServerError, "render cancelled"))
                 }
-                return .success((try bitmap.pngData(), layout))
+                let headers: HTTPFields = [
+                    .contentType: "image/png",
+                    HTTPField.Name("TextKitLite-Lines")!: "\(layout.lineCount)",
+                    HTTPField.Name("TextKitLite-Truncated")!: "\(layout.isTruncated)",
+                    HTTPField.Name("TextKitLite-Size")!: "\(layout.size.width)x\(layout.size.height)",
+                ]
+                return .success((try bitmap.pngData(), headers))
             } catch let error as RenderError {
                 if case .bitmapTooLarge = error { return .failure(ServiceError(.unprocessableContent, error.description)) }
                 return .failure(.badRequest(error.description))
@@ -207,13 +215,7 @@ extension TextService {
             }
         }
         if body.count >= Self.trimAfterBytes { releaseFreedMemory() }
-        let (png, layout) = try outcome.get()
-        let headers: HTTPFields = [
-            .contentType: "image/png",
-            HTTPField.Name("TextKitLite-Lines")!: "\(layout.lineCount)",
-            HTTPField.Name("TextKitLite-Truncated")!: "\(layout.isTruncated)",
-            HTTPField.Name("TextKitLite-Size")!: "\(layout.size.width)x\(layout.size.height)",
-        ]
+        let (png, headers) = try outcome.get()
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
     }
 }
