@@ -152,15 +152,16 @@ import TextRenderService
     /// most HTTP clients do) gets the whole answer, and one whose body passes the limit gets
     /// the answer up to it and the error line, never a reset: the server drains the body
     /// (past the limit, dropping it) while the answer waits, rather than each side waiting
-    /// for the other until the stall timeout. The answers (four widths a post) are far more
-    /// than the kernel's buffers hold (4 MB at most for the server's sends, 8 KB for this
-    /// client's receives); the body past the limit is more than the server's receives hold
-    /// once it stops reading.
+    /// for the other until the stall timeout. The answers (four widths a post, about 14 MB)
+    /// are more than the kernel's buffers hold (4 MB at most for the server's sends, 6 MB for
+    /// this client's receives); the body past the limit is more than the server's receives
+    /// hold once it stops reading. (A 4 KB receive window would throttle the answer to tens
+    /// of KB a second, which under a sanitizer stalled past the stall timeout.)
     @Test func aClientThatSendsItsWholeBodyFirstGetsTheWholeAnswer() async throws {
         func post(_ n: Int) -> String { #"{"id":\#(n),"text":"sent before any answer is read, #\#(n)"}"# }
         func sendThenRead(port: Int, _ body: [UInt8]) async throws -> HTTPConnection.Response {
             try await HTTP.onThread { () -> HTTPConnection.Response in
-                let connection = try HTTPConnection(port: port, receiveBuffer: 4096)
+                let connection = try HTTPConnection(port: port)
                 connection.sendHead("POST", "/measure?width=320,375,414,768", chunked: true)
                 var offset = 0
                 while offset < body.count {
@@ -173,7 +174,7 @@ import TextRenderService
         }
         let count = 40_000
         let whole = Array((0..<count).map(post).joined(separator: "\n").utf8)
-        try await withServer({ $0.stallTimeout = .seconds(5) }) { port in
+        try await withServer({ $0.stallTimeout = .seconds(30) }) { port in
             let response = try await sendThenRead(port: port, whole)
             #expect(response.status == 200)
             #expect(response.lines.count == count)
@@ -181,8 +182,8 @@ import TextRenderService
             #expect(response.body.count > 8 << 20)
         }
         let limit = 2 << 20
-        let over = Array((0..<150_000).map(post).joined(separator: "\n").utf8)
-        try await withServer({ $0.stallTimeout = .seconds(5); $0.maxBodyBytes = limit }) { port in
+        let over = Array((0..<700_000).map(post).joined(separator: "\n").utf8)  // 40 MB: past what the server's receives hold
+        try await withServer({ $0.stallTimeout = .seconds(30); $0.maxBodyBytes = limit }) { port in
             let response = try await sendThenRead(port: port, over)
             #expect(response.status == 200)
             #expect(response.lines.last == "{\"error\":\"request body larger than \(limit) bytes (the server's --max-body-bytes)\"}")
@@ -197,7 +198,7 @@ import TextRenderService
     /// kernel's buffers hold once it stops reading).
     @Test func aBodyOverTheLimitSentWholeGetsItsRefusal() async throws {
         let body = [UInt8](repeating: 0x20, count: 8 << 20)
-        try await withServer({ $0.maxBodyBytes = 1 << 20; $0.maxRenderBytes = 1 << 20; $0.stallTimeout = .seconds(5) }) { port in
+        try await withServer({ $0.maxBodyBytes = 1 << 20; $0.maxRenderBytes = 1 << 20; $0.stallTimeout = .seconds(30) }) { port in
             for (path, chunked) in [("/measure", false), ("/measure", true), ("/render", false), ("/render", true)] {
                 let (sent, response) = try await HTTP.onThread { () -> (Bool, HTTPConnection.Response) in
                     let connection = try HTTPConnection(port: port, receiveBuffer: 4096)
