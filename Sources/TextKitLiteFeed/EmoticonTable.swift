@@ -356,11 +356,7 @@ public struct EmoticonTableError: Error, Sendable, Equatable, CustomStringConver
             context = c
             // "The given data was not valid JSON." says neither what nor where: the parser's
             // words do (JSONDecoder does not keep them).
-            if c.codingPath.isEmpty, let data {
-                do { _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
-                    what = FeedLineParser.syntaxError(error) ?? ""
-                }
-            }
+            if c.codingPath.isEmpty, let data { what = FeedLineParser.syntaxError(in: data) ?? "" }
         @unknown default: context = DecodingError.Context(codingPath: [], debugDescription: "\(error)")
         }
         let entry = context.codingPath.count >= 2 && context.codingPath[0].stringValue == "emoticons"

@@ -144,6 +144,18 @@ public enum FeedLineParser {
         return text == "true" || text == "false"
     }
 
+    /// Where a JSON document's syntax goes wrong, in the words of `syntaxError(_:)`; nil
+    /// when it parses or the parser says nothing. `JSONDecoder` says only "The given data
+    /// was not valid JSON."
+    public static func syntaxError(in data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            return syntaxError(error)
+        }
+    }
+
     /// Where the JSON syntax goes wrong ("Invalid value around character 1", without a
     /// final period), from Foundation's parser, whose message `JSONDecoder` does not show
     /// (it keeps it as its error's underlying error); nil when it gives none.

@@ -133,11 +133,7 @@ struct RenderRequest: Decodable, Sendable {
                 throw .badRequest("\"\(name)\" is out of range: \(context.debugDescription)")
             }
             // Where the syntax goes wrong, in the words of Foundation's parser.
-            var detail = ""
-            do { _ = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) } catch {
-                detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String).map { ": " + $0 } ?? ""
-            }
-            throw .badRequest("bad JSON" + detail)
+            throw .badRequest("bad JSON" + (FeedLineParser.syntaxError(in: Data(body)).map { ": " + $0 } ?? ""))
         } catch {
             throw .badRequest("bad JSON: \(error)")
         }
