@@ -22,8 +22,7 @@ final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     private var open = 0
 
     init(timeout: Duration) {
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-        self.timeout = .nanoseconds(nanoseconds) + Self.grace
+        self.timeout = TimeAmount(timeout) + Self.grace
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -18,7 +18,13 @@ final class CloseStalledConnection: ChannelInboundHandler, RemovableChannelHandl
 
     /// The handlers that watch a connection for `timeout` of no progress either way.
     static func handlers(timeout: Duration) -> [any RemovableChannelHandler] {
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-        return [IdleStateHandler(allTimeout: .nanoseconds(nanoseconds)), CloseStalledConnection()]
+        [IdleStateHandler(allTimeout: TimeAmount(timeout)), CloseStalledConnection()]
+    }
+}
+
+extension TimeAmount {
+    /// A duration as NIO counts time, to the nanosecond.
+    init(_ duration: Duration) {
+        self = .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 }
