@@ -71,7 +71,7 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
         // them: the precomputer measures its text blocks without checking them again.
         try LayoutOptions(lineSpacing: lineSpacing, lineHeightMode: lineHeightMode).validate()
         guard padding.isWithin(LayoutOptions.maximumLength) else {
-            throw .invalidOption(name: "padding", value: "\(padding)", reason: "must be from 0 to \(Int(LayoutOptions.maximumLength)) points")
+            throw .invalidOption(name: "padding", value: "\(padding)", reason: LayoutOptions.insetReason)
         }
         guard bodyMaxLines >= 0 else { throw .invalidOption(name: "bodyMaxLines", value: "\(bodyMaxLines)", reason: "must be 0 (all) or more") }
         guard quoteMaxLines >= 0 else { throw .invalidOption(name: "quoteMaxLines", value: "\(quoteMaxLines)", reason: "must be 0 (all) or more") }

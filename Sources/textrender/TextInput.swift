@@ -15,12 +15,12 @@ enum TextInput {
     static func read(file path: String) throws -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            let code = errno
-            var status = stat()
-            if code == ENXIO, stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK {
-                throw CLIError("\(path): is a socket, not a text file")
+            let message = switch FileBytes.openFailure(path, code: errno) {
+            case .notFound: "\(path): no such file"
+            case .notRegularFile(let kind): "\(path): is \(kind), not a text file"
+            case let failure: "\(path): cannot open (\(failure))"
             }
-            throw CLIError(code == ENOENT ? "\(path): no such file" : "\(path): cannot open (\(String(cString: strerror(code))))")
+            throw CLIError(message)
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()

@@ -100,8 +100,11 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
     /// are refused, as a user who wants no wrapping gives `.infinity`.
     public static let maximumLength = 1e6
 
-    /// Why a width is refused, in the words every front end uses.
-    public static let widthReason = "must be a positive number of points up to 1000000, or infinity (no wrapping)"
+    /// Why a width is refused.
+    static let widthReason = "must be a positive number of points up to 1000000, or infinity (no wrapping)"
+
+    /// Why an inset (a text's, a feed cell's padding) is refused.
+    package static let insetReason = "must be from 0 to \(Int(maximumLength)) points"
 
     /// Checks every value, naming the first bad one.
     public func validate() throws(LayoutError) {
@@ -119,7 +122,7 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
             throw .invalidOption(name: "lineHeightMode", value: "fixed(\(height))", reason: "line height must be in (0, 1e6] points")
         }
         guard insets.isWithin(Self.maximumLength) else {
-            throw .invalidOption(name: "insets", value: "\(insets)", reason: "must be from 0 to \(Int(Self.maximumLength)) points")
+            throw .invalidOption(name: "insets", value: "\(insets)", reason: Self.insetReason)
         }
         if width.isFinite, width <= insets.horizontal {
             throw .invalidOption(name: "width", value: "\(width)", reason: "leaves no room inside the insets (\(insets.horizontal) points)")

@@ -80,12 +80,7 @@ package enum FileBytes {
     ///   `.cannotRead` with the system's reason.
     package static func open(_ path: String, limit: Int) throws(Failure) -> RegularFile {
         let descriptor = systemOpen(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else {
-            let code = errno
-            var status = stat()
-            if code == ENXIO, stat(path, &status) == 0, let failure = refusal(mode: status.st_mode) { throw failure }
-            throw code == ENOENT ? .notFound : .cannotRead(String(cString: strerror(code)))
-        }
+        guard descriptor >= 0 else { throw openFailure(path, code: errno) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -100,6 +95,14 @@ package enum FileBytes {
         let file = RegularFile(descriptor: descriptor, size: Int(status.st_size))
         guard file.size <= limit else { throw .tooLarge(bytes: file.size, limit: limit) }
         return file
+    }
+
+    /// Why `open(2)` refused a path, `code` its errno: a socket, which `open` refuses with
+    /// `ENXIO`, is named by `stat`.
+    package static func openFailure(_ path: String, code: Int32) -> Failure {
+        var status = stat()
+        if code == ENXIO, stat(path, &status) == 0, let failure = refusal(mode: status.st_mode) { return failure }
+        return code == ENOENT ? .notFound : .cannotRead(String(cString: strerror(code)))
     }
 
     /// Why a file of this mode is not read, or nil for a regular file.
