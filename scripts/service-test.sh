@@ -20,4 +20,5 @@ timeout --kill-after=10 900 swift test --skip-build
 if [ "${TEXTKITLITE_QUICK:-0}" = "1" ]; then exit 0; fi
 echo "== HTTP service under the thread sanitizer" >&2
 swift build --build-tests --sanitize=thread --scratch-path .build-thread
-TEXTKITLITE_SANITIZED=thread timeout --kill-after=10 900 swift test --skip-build --sanitize=thread --scratch-path .build-thread
+TSAN_OPTIONS="suppressions=$PWD/tsan-suppressions.txt${TSAN_OPTIONS:+ $TSAN_OPTIONS}" \
+    TEXTKITLITE_SANITIZED=thread timeout --kill-after=10 900 swift test --skip-build --sanitize=thread --scratch-path .build-thread
