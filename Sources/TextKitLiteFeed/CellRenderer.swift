@@ -1,7 +1,8 @@
 import TextKitLite
 
 /// Draws a precomputed `CellLayout` (boxes and text layouts) into a bitmap, without
-/// shaping: what a client does with layouts a server computed.
+/// shaping: what a client does with layouts a server computed. Draw a feed cell with its
+/// theme's background (`FeedTheme.background` as `RenderOptions.background`).
 public struct CellRenderer: Sendable {
     public let textRenderer: TextRenderer
 
@@ -19,8 +20,8 @@ public struct CellRenderer: Sendable {
                        isCancelled: () -> Bool = { false }) throws(RenderError) -> Bitmap? {
         try options.validate()
         guard !cell.elements.contains(where: { $0.text?.options.measureOnly == true }) else { throw .measureOnlyLayout }
-        var bitmap = try Bitmap(width: options.pixels(cell.width), height: options.pixels(cell.height),
-                                fill: options.background, maxPixels: options.maxPixels)
+        var bitmap = try Bitmap(width: options.pixels(cell.width), height: options.pixels(cell.height), format: options.format,
+                                background: options.background, maxPixels: options.maxPixels)
         let scale = options.scale
         func px(_ value: Double) -> Int { RenderOptions.wholePixel(value * scale) }
         for element in cell.elements {
@@ -28,13 +29,10 @@ public struct CellRenderer: Sendable {
             let frame = element.frame
             switch element.kind {
             case .box:
-                let fill = element.fill ?? 220
                 let (x, y) = (px(frame.x), px(frame.y))
                 let (w, h) = (px(frame.maxX) - x, px(frame.maxY) - y)
-                bitmap.fill(x: x, y: y, width: w, height: h, level: fill)
-                if element.id.hasPrefix(FeedCellSpec.imageIDPrefix) {
-                    bitmap.strokeRectangle(x: x, y: y, width: w, height: h, level: fill > 40 ? fill - 40 : 0)
-                }
+                if let fill = element.fill { bitmap.fill(x: x, y: y, width: w, height: h, color: fill) }
+                if let stroke = element.stroke { bitmap.strokeRectangle(x: x, y: y, width: w, height: h, color: stroke) }
             case .text:
                 guard let layout = element.text else { continue }
                 let lines = textRenderer.draw(layout, into: &bitmap, x: frame.x, y: frame.y, options: options, isCancelled: isCancelled)

@@ -58,8 +58,8 @@ struct FeedCellSpec: Sendable {
         let token: AttributedText
 
         init(size: Double, style: FeedCellStyle, highlightStyle: HighlightStyle) {
-            plain = TextStyle(size: size, ink: style.textInk)
-            token = AttributedText(style.expandToken, style: highlightStyle.applied(to: plain))
+            plain = TextStyle(size: size, ink: style.theme.text)
+            token = AttributedText(style.expandToken, style: highlightStyle.applied(to: plain, kind: .expand))
         }
     }
 
@@ -75,7 +75,7 @@ struct FeedCellSpec: Sendable {
     // The styles every cell uses, made once (not for every post).
     private let authorStyle: TextStyle
     private let body: BlockStyles, quote: BlockStyles
-    /// Mentions, topics, hashtags, URLs and the expand token: in the link ink.
+    /// Mentions, topics, hashtags, URLs and the expand token: the theme's highlight style.
     private let highlightStyle: HighlightStyle
     private let footer: AttributedText
     /// `[codes]` in the body and the quote drawn as inline images.
@@ -94,11 +94,11 @@ struct FeedCellSpec: Sendable {
         self.style = style
         self.measureOnly = measureOnly
         self.emoticons = emoticons
-        authorStyle = TextStyle(size: style.authorSize, ink: style.textInk, weight: style.authorWeight)
-        highlightStyle = HighlightStyle(ink: style.linkInk)
+        authorStyle = TextStyle(size: style.authorSize, ink: style.theme.text, weight: style.authorWeight)
+        highlightStyle = style.theme.highlight
         body = BlockStyles(size: style.bodySize, style: style, highlightStyle: highlightStyle)
         quote = BlockStyles(size: style.quoteSize, style: style, highlightStyle: highlightStyle)
-        footer = AttributedText(style.footerText, style: TextStyle(size: style.footerSize, ink: style.secondaryInk))
+        footer = AttributedText(style.footerText, style: TextStyle(size: style.footerSize, ink: style.theme.secondaryText))
         for hasBody in [false, true] {
             for hasQuote in [false, true] {
                 for images in 0..<10 {
@@ -124,12 +124,12 @@ struct FeedCellSpec: Sendable {
         let line = LayoutOptions(maxLines: 1, alignment: rightToLeft ? .right : .left, lineHeightMode: s.lineHeightMode,
                                  measureOnly: measureOnly)
         rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
-            .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.avatarFill),
+            .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.theme.avatarFill),
             try text(.author, line),
         ])))
         if shape.hasBody { rows.append(try text(.body, blockOptions(body, maxLines: s.bodyMaxLines))) }
         if shape.hasQuote {
-            rows.append(.background(id: "quoteBox", fill: s.quoteFill, .inset(EdgeInsets(all: 8),
+            rows.append(.background(id: "quoteBox", fill: s.theme.quoteFill, .inset(EdgeInsets(all: 8),
                 try text(.quote, blockOptions(quote, maxLines: s.quoteMaxLines)))))
         }
         if shape.images > 0 { rows.append(imageGrid(shape.images)) }
@@ -186,7 +186,7 @@ struct FeedCellSpec: Sendable {
     /// its emoticon codes made images.
     private func richText(_ string: String, style plain: TextStyle) throws(LayoutError) -> AttributedText {
         var text = Self.highlighter.attributed(string, style: plain, highlightStyle: highlightStyle)
-        if style.underlinesURLs {
+        if style.theme.underlinesURLs {
             text.updateStyles(in: text.highlights.filter { $0.kind == .url }.map(\.range)) { $0.underline = true }
         }
         text = emoticons.attributed(text)
@@ -203,6 +203,6 @@ struct FeedCellSpec: Sendable {
         // One image: a large square; 2 and 4: two columns; otherwise three (as Weibo does).
         let columns = count == 1 ? 1 : (count == 2 || count == 4) ? 2 : 3
         return .grid(GridSpec(idPrefix: Self.imageIDPrefix, count: count, columns: columns, spacing: style.imageSpacing,
-                              fill: style.imageFill, maxSideFraction: count == 1 ? 0.6 : 1))
+                              fill: style.theme.imageFill, stroke: style.theme.imageStroke, maxSideFraction: count == 1 ? 0.6 : 1))
     }
 }

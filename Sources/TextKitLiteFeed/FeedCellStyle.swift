@@ -21,19 +21,12 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
     /// Even line heights across scripts and emoji (the Weibo demo's modifier).
     public var lineHeightMode: LineHeightMode = .uniform
     public var imageSpacing = 4.0
-    /// Gray levels.
-    public var textInk: UInt8 = 0
-    public var secondaryInk: UInt8 = 110
-    public var linkInk: UInt8 = 70
-    public var avatarFill: UInt8 = 200
-    public var imageFill: UInt8 = 225
-    public var quoteFill: UInt8 = 242
+    /// The cell's colors: they change no size and no line.
+    public var theme: FeedTheme = .light
     /// The footer line, the same for every post.
     public var footerText = "转发 · 评论 · 赞"
     /// The author line's weight (bold, as Weibo shows names).
     public var authorWeight: TextStyle.Weight = .bold
-    /// URLs are underlined as well as in the link ink (mentions and topics are not).
-    public var underlinesURLs = true
     /// The cell's direction: `auto` takes its post's body's (the body's first strong
     /// character, rules P2–P3; left to right when it has none). A right-to-left cell is
     /// mirrored: avatar on the right, author and footer lines right-aligned beside and
@@ -41,6 +34,14 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
     public var direction: ParagraphDirection = .auto
 
     public init() {}
+
+    /// The style with the default theme: everything a cell's size and lines depend on, which
+    /// measurements are cached by.
+    var withoutTheme: FeedCellStyle {
+        var style = self
+        style.theme = .light
+        return style
+    }
 
     /// The cell style of `textrender feed`/`measure` and the HTTP service: the body at a font
     /// size and line spacing, and its line limit (nil: the default 6; 0: all).

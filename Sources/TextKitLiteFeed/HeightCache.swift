@@ -45,13 +45,14 @@ public final class HeightCache: Sendable {
             hasher.combine(settings.hash)
             hasher.combine(emoticons.emoticons.count)
             hasher.combine(kind)
+            if kind == .drawable { hasher.combine(settings.style.theme) }
             hash = hasher.finalize()
         }
 
         static func == (a: Key, b: Key) -> Bool {
             a.hash == b.hash && a.post.contentHash == b.post.contentHash && a.width == b.width && a.scale == b.scale
                 && a.kind == b.kind && a.settings.hash == b.settings.hash && a.post.id.hasSameUTF8(as: b.post.id) && a.post.hasSameContent(as: b.post) && a.fonts == b.fonts
-                && (a.settings === b.settings || a.settings.style == b.settings.style) && a.emoticons == b.emoticons
+                && (a.settings === b.settings || a.settings.sameCells(as: b.settings, kind: a.kind)) && a.emoticons == b.emoticons
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(hash) }
@@ -59,17 +60,27 @@ public final class HeightCache: Sendable {
 
         /// A cell style and its hash with the engine's fonts, made once per precomputer: a
         /// key copies a reference, not the style's fields, and hashing a key does not hash
-        /// every field of the style and every font of the chain again.
+        /// every field of the style and every font of the chain again. The hash leaves the
+        /// theme out: a measurement (or a measure-only cell) holds no color, and answers for
+        /// every theme; a drawable cell's key adds its theme.
         final class Settings: Sendable {
             let style: FeedCellStyle
+            /// `style` with the default theme.
+            private let layoutStyle: FeedCellStyle
             let hash: Int
 
             init(style: FeedCellStyle, fonts: FontFallbackChain) {
                 self.style = style
+                layoutStyle = style.withoutTheme
                 var hasher = Hasher()
-                hasher.combine(style)
+                hasher.combine(layoutStyle)
                 hasher.combine(fonts)
                 hash = hasher.finalize()
+            }
+
+            /// Whether cells of `kind` made with these settings are those made with `other`'s.
+            func sameCells(as other: Settings, kind: Kind) -> Bool {
+                layoutStyle == other.layoutStyle && (kind != .drawable || style.theme == other.style.theme)
             }
         }
     }

@@ -77,13 +77,14 @@ import Testing
         next.id = "43"
         let nextBody = try #require(p.layout(next, width: 375).element("body")?.text)
         let nextTokenRuns = nextBody.lines.last!.runs.filter { $0.isTruncationToken }
-        #expect(!nextTokenRuns.isEmpty && nextTokenRuns.allSatisfy { $0.style.ink == 70 })
+        let link = FeedTheme.light.highlight.ink
+        #expect(!nextTokenRuns.isEmpty && nextTokenRuns.allSatisfy { $0.style.ink == link })
         #expect(nextBody.highlights.filter(\.isInTruncationToken).map(\.highlight.value) == ["43"])
         // Mentions, topics and URLs are highlights, in the link ink.
         let shown = body.highlights.filter { !$0.isInTruncationToken }.map(\.highlight)
         #expect(shown.map(\.kind) == [.mention, .topic, .url])
         #expect(shown.map(\.value) == ["@someone", "#话题#", "https://example.com/path"])
-        #expect(shown.allSatisfy { body.text.style(at: $0.range.lowerBound).ink == 70 })
+        #expect(shown.allSatisfy { body.text.style(at: $0.range.lowerBound).ink == link })
         let all = try precomputer { $0.bodyMaxLines = 0 }.layout(Self.post, width: 375)
         #expect(all.element("body")!.text!.lineCount > 6)
         #expect(!all.element("body")!.text!.isTruncated)
@@ -387,8 +388,14 @@ import Testing
         #expect(b.lines.flatMap(\.attachments).count == 1)
         #expect(b.text.string.hasPrefix("\u{FFFC} see"))
         let url = try #require(b.text.highlights.first { $0.kind == .url })
-        #expect(b.text.style(at: url.range.lowerBound).underline)
-        #expect(!b.text.style(at: try #require(b.text.highlights.first { $0.kind == .mention }).range.lowerBound).underline)
+        // The default (light) theme underlines nothing; the gray one underlines URLs only.
+        #expect(!b.text.style(at: url.range.lowerBound).underline)
+        var grayStyle = FeedCellStyle()
+        grayStyle.theme = .gray
+        let gray = try #require(FeedPrecomputer(engine: engine, style: grayStyle, emoticons: try EmoticonTable.bundled())
+            .layout(post, width: 375).element("body")?.text)
+        #expect(gray.text.style(at: url.range.lowerBound).underline)
+        #expect(!gray.text.style(at: try #require(gray.text.highlights.first { $0.kind == .mention }).range.lowerBound).underline)
         let author = try #require(rich.layout(post, width: 375).element("author")?.text)
         #expect(author.allRuns.allSatisfy { $0.font.isBold })
     }
@@ -431,7 +438,9 @@ import Testing
     @Test func thirtyThousandLinksAreStyledInOnePass() throws {
         let text = (0..<30_000).map { "http://a.co/\($0)" }.joined(separator: " ")
         let post = FeedPost(id: "links", author: "a", text: text, quote: text)
-        let p = FeedPrecomputer(engine: Fixtures.engine)
+        var style = FeedCellStyle()
+        style.theme = .gray  // URLs underlined
+        let p = FeedPrecomputer(engine: Fixtures.engine, style: style)
         let cell = try p.layout(post, width: 375)
         for id in ["body", "quote"] {
             let body = try #require(cell.element(id)?.text).text
@@ -439,7 +448,7 @@ import Testing
             // Link, space, link, …: each run is one link (underlined) or the space after it.
             #expect(body.runs.count == 2 * 30_000 - 1)
             for (k, run) in body.runs.enumerated() {
-                #expect(run.style.underline == k.isMultiple(of: 2) && (run.style.ink == p.style.linkInk) == k.isMultiple(of: 2))
+                #expect(run.style.underline == k.isMultiple(of: 2) && (run.style.ink == p.style.theme.highlight.ink(for: .url)) == k.isMultiple(of: 2))
                 if k.isMultiple(of: 2) { #expect(run.range == body.highlights[k / 2].range) }
             }
         }

@@ -13,7 +13,7 @@ import Testing
             TextRenderer.blitChunks(glyph, into: $0, width: width, height: height, x: x, y: y, ink: ink)
         }
         pixels.withUnsafeMutableBufferPointer {
-            TextRenderer.blitPixels(glyph.image, into: $0, width: width, height: height, x: x, y: y, ink: ink)
+            TextRenderer.blitPixels(glyph.image, into: $0, width: width, height: height, x: x, y: y, ink: Color(gray: ink))
         }
         return (chunks, pixels)
     }

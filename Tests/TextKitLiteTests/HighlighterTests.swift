@@ -50,7 +50,7 @@ import Testing
         #expect(text.string == "hi @bob see https://x.y/z ok")
         #expect(text.highlights.map(\.range) == [3..<7, 12..<25])
         #expect(text.runs.map(\.range) == [0..<3, 3..<7, 7..<12, 12..<25, 25..<28])
-        #expect(text.style(at: 4) == highlightStyle.applied(to: style) && text.style(at: 4).weight == .bold && text.style(at: 4).underline)
+        #expect(text.style(at: 4) == highlightStyle.applied(to: style, kind: .mention) && text.style(at: 4).weight == .bold && text.style(at: 4).underline)
         #expect(text.style(at: 8) == style)
     }
 

@@ -39,10 +39,13 @@ import TextKitLiteFeed
         }
     }
 
-    /// Feed cells as `textrender feed` draws them: bold authors, emoticons inline, mentions,
-    /// topics and hashtags in the link ink, URLs underlined, the expand token.
+    /// Feed cells as `textrender feed --gray` draws them: bold authors, emoticons inline,
+    /// mentions, topics and hashtags in the link ink, URLs underlined, the expand token.
     @Test func feedCellsWithEmoticonsBoldAuthorsAndLinks() throws {
-        let precomputer = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), emoticons: try EmoticonTable.bundled())
+        var style = FeedCellStyle()
+        style.theme = .gray
+        let precomputer = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), style: style,
+                                          emoticons: try EmoticonTable.bundled())
         let posts = [
             FeedPost(id: "e1", author: "小林同学", text: "今天天气真好[微笑][哈哈]，@数码老王 一起去爬山吗？#周末去哪儿# 攻略：https://example.com/hike [赞][不存在]"),
             FeedPost(id: "e2", author: "Mia Chen", text: "Shipped 🎉 [doge] Changelog: https://example.com/releases/2.4 #running #nofilter",

@@ -11,8 +11,10 @@ public struct DisplayTask: Sendable {
     public var width: Int { didSet { textFrame = nil } }
     /// Bitmap height in pixels (a text task's: its layout's box; see `text`).
     public var height: Int { didSet { textFrame = nil } }
-    /// Gray level the bitmap is filled with before `display` draws.
-    public var background: UInt8
+    /// The bitmap's pixel format.
+    public var format: PixelFormat
+    /// The color the bitmap is filled with before `display` draws.
+    public var background: Color
     /// A bitmap with more pixels fails with `RenderError.bitmapTooLarge`.
     public var maxPixels: Int
     /// Called on the caller's thread when the display is requested, before any work.
@@ -32,19 +34,21 @@ public struct DisplayTask: Sendable {
     /// - Parameters:
     ///   - width: bitmap width in pixels.
     ///   - height: bitmap height in pixels.
-    ///   - background: the gray level the bitmap starts with (255 white).
+    ///   - format: the bitmap's pixel format.
+    ///   - background: the color the bitmap starts with (white).
     ///   - maxPixels: the size limit of the bitmap.
     ///   - willDisplay: called on the caller's side before the work starts.
     ///   - display: draws into the bitmap, checking `isCancelled`.
     ///   - didDisplay: called on the callback queue with the outcome.
     public init(
-        width: Int, height: Int, background: UInt8 = 255, maxPixels: Int = RenderOptions.defaultMaxPixels,
+        width: Int, height: Int, format: PixelFormat = .gray8, background: Color = .white, maxPixels: Int = RenderOptions.defaultMaxPixels,
         willDisplay: @escaping @Sendable (RenderTarget) -> Void = { _ in },
         display: @escaping @Sendable (_ bitmap: inout Bitmap, _ isCancelled: () -> Bool) -> Void,
         didDisplay: @escaping @Sendable (RenderTarget, DisplayOutcome) -> Void = { _, _ in }
     ) {
         self.width = width
         self.height = height
+        self.format = format
         self.background = background
         self.maxPixels = maxPixels
         self.willDisplay = willDisplay
@@ -77,7 +81,7 @@ public struct DisplayTask: Sendable {
         let box = renderer.box(of: layout, options: options)
         var task = DisplayTask(
             width: box.width, height: box.height,
-            background: options.background, maxPixels: options.maxPixels, willDisplay: willDisplay,
+            format: options.format, background: options.background, maxPixels: options.maxPixels, willDisplay: willDisplay,
             display: { bitmap, isCancelled in
                 // The bitmap `perform` made of the frame (found again: the same pixels), or one
                 // of another size (set by the caller), drawn into at the origin.
@@ -99,7 +103,7 @@ public struct DisplayTask: Sendable {
         let frame = textFrame?() ?? PixelFrame(minX: 0, minY: 0, maxX: width, maxY: height)
         var bitmap: Bitmap
         do {
-            bitmap = try Bitmap(width: frame.width, height: frame.height, fill: background, maxPixels: maxPixels)
+            bitmap = try Bitmap(width: frame.width, height: frame.height, format: format, background: background, maxPixels: maxPixels)
         } catch {
             return .failed(error)
         }

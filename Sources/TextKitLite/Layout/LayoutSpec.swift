@@ -2,8 +2,8 @@
 /// ASInsetLayoutSpec: stacks, insets, fixed-size boxes, backgrounds and text blocks.
 /// Solving it at a width gives every element's frame and the total height.
 public indirect enum LayoutSpec: Sendable {
-    /// A fixed-size box (an avatar, an image placeholder) drawn with a gray fill.
-    case box(id: String, size: Size, fill: UInt8)
+    /// A fixed-size box (an avatar, an image placeholder) drawn with a fill color.
+    case box(id: String, size: Size, fill: Color)
     /// A text block as wide as the space its parent gives it, as tall as its lines.
     case text(id: String, text: ShapedText, options: LayoutOptions)
     /// A text block given unshaped: shaped and laid out when the spec is solved, only
@@ -14,7 +14,7 @@ public indirect enum LayoutSpec: Sendable {
     /// The child, inset by the given amounts.
     case inset(EdgeInsets, LayoutSpec)
     /// A filled box exactly behind its child (a quote box).
-    case background(id: String, fill: UInt8, LayoutSpec)
+    case background(id: String, fill: Color, LayoutSpec)
     /// Square boxes in rows of `columns` filling the width (an image grid); ids are
     /// `idPrefix` followed by the index.
     case grid(GridSpec)
@@ -31,16 +31,20 @@ public struct GridSpec: Sendable {
     public var count: Int
     public var columns: Int
     public var spacing: Double
-    public var fill: UInt8
+    public var fill: Color
+    /// The one-pixel outline of each box; nil for none.
+    public var stroke: Color?
     /// Largest side of a box, as a fraction of the width (a single image is not full width).
     public var maxSideFraction: Double
 
-    public init(idPrefix: String, count: Int, columns: Int, spacing: Double, fill: UInt8, maxSideFraction: Double = 1) {
+    public init(idPrefix: String, count: Int, columns: Int, spacing: Double, fill: Color, stroke: Color? = nil,
+                maxSideFraction: Double = 1) {
         self.idPrefix = idPrefix
         self.count = count
         self.columns = columns
         self.spacing = spacing
         self.fill = fill
+        self.stroke = stroke
         self.maxSideFraction = maxSideFraction
     }
 }
@@ -74,8 +78,10 @@ public struct CellElement: Sendable, Codable {
     public var kind: Kind
     /// Frame in cell coordinates (points).
     public var frame: Rect
-    /// Gray level of a box.
-    public var fill: UInt8?
+    /// The color a box is filled with.
+    public var fill: Color?
+    /// The color of a box's one-pixel outline; nil for none.
+    public var stroke: Color?
     /// The text layout of a text element; its size equals the frame's.
     public var text: TextLayout?
 }
@@ -122,7 +128,7 @@ package final class MeasuringPlan: Sendable {
 /// geometry is computed once, in `LayoutSpec.place`.
 private protocol SpecPlacement {
     /// A fixed box (and a grid's boxes) at `frame`.
-    mutating func box(id: String, frame: Rect, fill: UInt8)
+    mutating func box(id: String, frame: Rect, fill: Color, stroke: Color?)
     /// Whether boxes are wanted at all (a grid's frames are computed only then).
     var placesBoxes: Bool { get }
     /// A shaped text block laid out at `options` made `width` wide (`LayoutOptions.at(width:)`,
@@ -136,7 +142,7 @@ private protocol SpecPlacement {
     /// align a stack's children across its axis).
     var mark: Int { get }
     /// A background box whose frame is known after its child: reserved at `mark`.
-    mutating func reserveBackground(id: String, fill: UInt8)
+    mutating func reserveBackground(id: String, fill: Color)
     mutating func setFrame(_ frame: Rect, at index: Int)
     /// Moves the elements placed from `range` by (dx, dy).
     mutating func offset(_ range: Range<Int>, dx: Double, dy: Double)
@@ -149,10 +155,10 @@ private protocol SpecPlacement {
 private protocol FramelessPlacement: SpecPlacement {}
 
 extension FramelessPlacement {
-    mutating func box(id: String, frame: Rect, fill: UInt8) {}
+    mutating func box(id: String, frame: Rect, fill: Color, stroke: Color?) {}
     var placesBoxes: Bool { false }
     var mark: Int { 0 }
-    mutating func reserveBackground(id: String, fill: UInt8) {}
+    mutating func reserveBackground(id: String, fill: Color) {}
     mutating func setFrame(_ frame: Rect, at index: Int) {}
     mutating func offset(_ range: Range<Int>, dx: Double, dy: Double) {}
     mutating func mirror(_ range: Range<Int>, minX: Double, maxX: Double) {}
@@ -162,8 +168,8 @@ extension FramelessPlacement {
 private struct FrameSolver: SpecPlacement {
     var elements: [CellElement] = []
 
-    mutating func box(id: String, frame: Rect, fill: UInt8) {
-        elements.append(CellElement(id: id, kind: .box, frame: frame, fill: fill))
+    mutating func box(id: String, frame: Rect, fill: Color, stroke: Color?) {
+        elements.append(CellElement(id: id, kind: .box, frame: frame, fill: fill, stroke: stroke))
     }
 
     var placesBoxes: Bool { true }
@@ -186,7 +192,7 @@ private struct FrameSolver: SpecPlacement {
 
     var mark: Int { elements.count }
 
-    mutating func reserveBackground(id: String, fill: UInt8) {
+    mutating func reserveBackground(id: String, fill: Color) {
         elements.append(CellElement(id: id, kind: .box, frame: .zero, fill: fill))
     }
 
@@ -378,7 +384,7 @@ extension LayoutSpec {
                                                      into placement: inout Placement) throws(LayoutError) -> Size {
         switch self {
         case .box(let id, let size, let fill):
-            placement.box(id: id, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill)
+            placement.box(id: id, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill, stroke: nil)
             return size
         case .text(let id, let text, let options):
             return try placement.text(id: id, text, options: options, width: max(width, 1e-3), x: x, y: y, engine: engine)
@@ -408,7 +414,7 @@ extension LayoutSpec {
             for i in 0..<(placement.placesBoxes ? max(0, grid.count) : 0) {
                 let frame = Rect(x: x + Double(i % columns) * (side + grid.spacing), y: y + Double(i / columns) * (side + grid.spacing),
                                  width: side, height: side)
-                placement.box(id: "\(grid.idPrefix)\(i)", frame: frame, fill: grid.fill)
+                placement.box(id: "\(grid.idPrefix)\(i)", frame: frame, fill: grid.fill, stroke: grid.stroke)
             }
             let height = rows == 0 ? 0 : Double(rows) * side + Double(rows - 1) * grid.spacing
             return Size(width: width, height: height)

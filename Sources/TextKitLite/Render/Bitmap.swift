@@ -1,12 +1,47 @@
 import Foundation
 
-/// An 8-bit grayscale image, row-major, 0 black to 255 white.
+/// How a `Bitmap` stores its pixels.
+public enum PixelFormat: String, Sendable, Hashable, CaseIterable, Codable {
+    /// One byte a pixel: a gray level, 0 black to 255 white, opaque.
+    case gray8
+    /// Four bytes a pixel, in memory order red, green, blue, alpha: sRGB, 8 bits a channel,
+    /// alpha premultiplied (each color channel already multiplied by alpha / 255).
+    ///
+    /// Premultiplied, as cairo's ARGB32, FreeType's `FT_PIXEL_MODE_BGRA` and Skia's N32 are:
+    /// "over" is then one multiply-add per channel, the same for every channel, and color
+    /// glyphs come from FreeType premultiplied already. The byte order is R, G, B, A rather
+    /// than those libraries' B, G, R, A because this order is what the consumers of a bitmap
+    /// read without swizzling: PNG's RGBA samples, PPM's RGB, OpenGL's `GL_RGBA` and SDL's
+    /// `SDL_PIXELFORMAT_RGBA32` textures. FreeType's BGRA glyphs are swizzled once, when
+    /// rasterized and cached.
+    case rgba8
+
+    /// Bytes a pixel.
+    public var bytesPerPixel: Int {
+        switch self {
+        case .gray8: 1
+        case .rgba8: 4
+        }
+    }
+}
+
+/// An image to draw into: 8-bit gray (`PixelFormat.gray8`, one byte a pixel, 0 black to 255
+/// white) or premultiplied RGBA (`.rgba8`, four bytes a pixel), row-major, rows packed
+/// (`width × bytesPerPixel` bytes each).
+///
+/// Everything drawn blends with one "over" rule, whatever the format (see `Blend`): ink at
+/// a coverage moves each channel of the destination toward the ink's channel (255 for
+/// alpha), and a premultiplied image adds its channels to the destination's scaled by its
+/// transparency. A gray bitmap draws a color as its gray level (`Color.grayLevel`).
 public struct Bitmap: Sendable, Hashable {
     public let width: Int
     public let height: Int
+    /// How `pixels` holds each pixel.
+    public let format: PixelFormat
+    /// `width × height × format.bytesPerPixel` bytes, row by row.
     public var pixels: [UInt8]
 
-    /// A bitmap filled with one gray level.
+    /// A gray bitmap filled with one gray level.
     ///
     /// - Throws: `RenderError.bitmapTooLarge` when `width × height` exceeds `maxPixels`
     ///   (instead of allocating it), `.cannotAllocate` when a size under a raised limit
@@ -14,17 +49,35 @@ public struct Bitmap: Sendable, Hashable {
     ///   would trap),
     ///   `.invalidSize` for a negative size.
     public init(width: Int, height: Int, fill: UInt8 = 255, maxPixels: Int = RenderOptions.defaultMaxPixels) throws(RenderError) {
+        try self.init(width: width, height: height, format: .gray8, background: Color(gray: fill), maxPixels: maxPixels)
+    }
+
+    /// A bitmap of a format filled with a color (on a gray bitmap, its gray level over white).
+    ///
+    /// - Throws: as `init(width:height:fill:maxPixels:)`.
+    public init(width: Int, height: Int, format: PixelFormat, background: Color,
+                maxPixels: Int = RenderOptions.defaultMaxPixels) throws(RenderError) {
         guard width >= 0, height >= 0 else { throw .invalidSize(width: width, height: height) }
         try Self.checkSize(width: width, height: height, maxPixels: maxPixels)
-        let count = width * height
+        let count = width * height, bytes = count * format.bytesPerPixel
         if count > RenderOptions.defaultMaxPixels {
-            guard UInt64(count) <= ProcessInfo.processInfo.physicalMemory / 2, Self.canMap(count) else {
-                throw .cannotAllocate(width: width, height: height, bytes: count)
+            guard UInt64(bytes) <= ProcessInfo.processInfo.physicalMemory / 2, Self.canMap(bytes) else {
+                throw .cannotAllocate(width: width, height: height, bytes: bytes)
             }
         }
         self.width = width
         self.height = height
-        pixels = [UInt8](repeating: fill, count: count)
+        self.format = format
+        switch format {
+        case .gray8:
+            pixels = [UInt8](repeating: background.opaqueGrayLevel, count: count)
+        case .rgba8:
+            let p = background.premultiplied
+            pixels = [UInt8](unsafeUninitializedCapacity: bytes) { buffer, initialized in
+                for i in 0..<count { (buffer[4 * i], buffer[4 * i + 1], buffer[4 * i + 2], buffer[4 * i + 3]) = (p.red, p.green, p.blue, p.alpha) }
+                initialized = bytes
+            }
+        }
     }
 
     /// Refuses a size of more than `maxPixels` pixels.
@@ -44,21 +97,51 @@ public struct Bitmap: Sendable, Hashable {
         return true
     }
 
-    init(width: Int, height: Int, pixels: [UInt8]) {
+    init(width: Int, height: Int, format: PixelFormat = .gray8, pixels: [UInt8]) {
         self.width = width
         self.height = height
+        self.format = format
         self.pixels = pixels
     }
 
-    /// The gray level at (x, y).
+    /// The gray level at (x, y) of a gray bitmap.
+    ///
+    /// - Precondition: the bitmap is `.gray8`.
     public subscript(x: Int, y: Int) -> UInt8 {
-        get { pixels[y * width + x] }
-        set { pixels[y * width + x] = newValue }
+        get {
+            precondition(format == .gray8, "a gray level of an \(format) bitmap: use pixel(x:y:)")
+            return pixels[y * width + x]
+        }
+        set {
+            precondition(format == .gray8, "a gray level of an \(format) bitmap: use pixel(x:y:)")
+            pixels[y * width + x] = newValue
+        }
+    }
+
+    /// The premultiplied channels at (x, y): a gray bitmap's level in each color channel,
+    /// opaque.
+    public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+        switch format {
+        case .gray8:
+            let level = pixels[y * width + x]
+            return (level, level, level, 255)
+        case .rgba8:
+            let i = (y * width + x) * 4
+            return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+        }
+    }
+
+    /// True when every pixel is opaque (a gray bitmap always is).
+    ///
+    /// - Complexity: O(pixels) for an RGBA bitmap.
+    public var isOpaque: Bool {
+        format == .gray8 || stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
     }
 
     /// Draws an image scaled to a rectangle of `width × height` pixels at (x, y) (clipped to
-    /// the bitmap), with its alpha over what is there. Each pixel averages the image pixels it
-    /// covers (a box filter: emoticons are drawn smaller than they are stored).
+    /// the bitmap), with its alpha over what is there: its colors on an RGBA bitmap, its gray
+    /// levels on a gray one. Each pixel averages the image pixels it covers (a box filter:
+    /// emoticons are drawn smaller than they are stored).
     ///
     /// - Complexity: O(visible pixels × image pixels per pixel).
     public mutating func draw(_ image: GrayImage, x: Int, y: Int, width w: Int, height h: Int) {
@@ -70,44 +153,88 @@ public struct Bitmap: Sendable, Hashable {
             let low = min(limit - 1, Int(Double(d) * scale))
             return low..<max(low + 1, min(limit, Int(Double(d + 1) * scale)))
         }
+        let bytes = format.bytesPerPixel
         for row in y0..<y1 {
             let rows = span(row - y, sy, image.height)
             for column in x0..<x1 {
                 let columns = span(column - x, sx, image.width)
-                var alpha = 0, ink = 0
+                // Sums of alpha and of each channel × alpha (gray: one channel).
+                var alpha = 0, sums = SIMD4<Int>()
                 for r in rows {
                     for c in columns {
-                        let (gray, a) = image[c, r]
+                        let (value, a) = image[c, r]
                         alpha += Int(a)
-                        ink += Int(gray) * Int(a)
+                        sums &+= (bytes == 1 ? SIMD4(Int(value), 0, 0, 0) : image.channels(x: c, y: r)) &* Int(a)
                     }
                 }
                 let count = rows.count * columns.count
                 let a = (alpha + count / 2) / count  // mean alpha, 0...255
-                let premultiplied = (ink + count * 127) / (count * 255)  // mean gray × alpha / 255
-                let index = row * width + column
-                pixels[index] = UInt8(min(255, premultiplied + (Int(pixels[index]) * (255 - a) + 127) / 255))
+                let index = (row * width + column) * bytes
+                for channel in 0..<bytes {
+                    // Mean channel × alpha / 255; the alpha channel's "channel" is 255.
+                    let premultiplied = channel == 3 ? a : (sums[channel] + count * 127) / (count * 255)
+                    pixels[index + channel] = UInt8(Blend.over(UInt32(pixels[index + channel]), premultiplied: UInt32(premultiplied),
+                                                                alpha: UInt32(a)))
+                }
             }
         }
     }
 
     /// Fills a rectangle (clipped to the bitmap) with a gray level.
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, level: UInt8) {
+        fill(x: x, y: y, width: w, height: h, color: Color(gray: level))
+    }
+
+    /// Fills a rectangle (clipped to the bitmap) with a color: its pixels replaced when the
+    /// color is opaque, the color blended over them when not (see `Blend`).
+    public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, color: Color) {
         let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
-        guard x0 < x1, y0 < y1 else { return }
-        let width = width
+        guard x0 < x1, y0 < y1, color.alpha > 0 else { return }
+        let width = width, opaque = color.alpha == 255
         pixels.withUnsafeMutableBufferPointer { p in
-            for row in y0..<y1 { (p.baseAddress! + row * width + x0).update(repeating: level, count: x1 - x0) }
+            switch format {
+            case .gray8:
+                let level = color.grayLevel
+                for row in y0..<y1 {
+                    let start = p.baseAddress! + row * width + x0
+                    if opaque {
+                        start.update(repeating: level, count: x1 - x0)
+                    } else {
+                        for k in 0..<(x1 - x0) {
+                            start[k] = UInt8(Blend.toward(UInt32(start[k]), UInt32(level), by: UInt32(color.alpha)))
+                        }
+                    }
+                }
+            case .rgba8:
+                let source = Blend.rgbaSource(color), pixel = color.premultiplied
+                let packed = SIMD4<UInt8>(pixel.red, pixel.green, pixel.blue, pixel.alpha)
+                let base = UnsafeMutableRawPointer(p.baseAddress!)
+                for row in y0..<y1 {
+                    for column in x0..<x1 {
+                        let address = base + (row * width + column) * 4
+                        if opaque {
+                            address.storeBytes(of: packed, as: SIMD4<UInt8>.self)
+                        } else {
+                            address.storePixel(Blend.toward(address.loadPixel(), source, by: UInt32(color.alpha)))
+                        }
+                    }
+                }
+            }
         }
     }
 
     /// Strokes a rectangle's one-pixel outline (clipped) with a gray level.
     public mutating func strokeRectangle(x: Int, y: Int, width w: Int, height h: Int, level: UInt8) {
+        strokeRectangle(x: x, y: y, width: w, height: h, color: Color(gray: level))
+    }
+
+    /// Strokes a rectangle's one-pixel outline (clipped) with a color.
+    public mutating func strokeRectangle(x: Int, y: Int, width w: Int, height h: Int, color: Color) {
         guard w > 0, h > 0 else { return }
-        fill(x: x, y: y, width: w, height: 1, level: level)
-        fill(x: x, y: y + h - 1, width: w, height: 1, level: level)
-        fill(x: x, y: y, width: 1, height: h, level: level)
-        fill(x: x + w - 1, y: y, width: 1, height: h, level: level)
+        fill(x: x, y: y, width: w, height: 1, color: color)
+        fill(x: x, y: y + h - 1, width: w, height: 1, color: color)
+        fill(x: x, y: y + 1, width: 1, height: h - 2, color: color)
+        fill(x: x + w - 1, y: y + 1, width: 1, height: h - 2, color: color)
     }
 }
 
@@ -142,5 +269,14 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidPGM(let reason): "not a binary PGM image: \(reason)"
         case .measureOnlyLayout: "a measure-only layout (LayoutOptions.measureOnly) has no glyphs to draw; lay the text out without measureOnly"
         }
+    }
+}
+
+extension GrayImage {
+    /// The straight red, green and blue of a pixel (and a zero).
+    @inline(__always)
+    fileprivate func channels(x: Int, y: Int) -> SIMD4<Int> {
+        let level = Int(gray[y * width + x])
+        return SIMD4(level, level, level, 0)
     }
 }

@@ -4,8 +4,9 @@ import Foundation
 /// gives and a style stores. `premultiplied` gives the channels an RGBA bitmap stores.
 ///
 /// Written and read as CSS writes it: `#RGB`, `#RGBA`, `#RRGGBB`, `#RRGGBBAA` (hexadecimal,
-/// either case) or one of the 148 CSS color names (`red`, `steelblue`, `transparent`).
-public struct Color: Sendable, Hashable, Codable, LosslessStringConvertible {
+/// either case) or one of the 148 CSS color names (`red`, `steelblue`, `transparent`). An
+/// integer literal is an opaque gray level (`ink: 70`), as gray was written before colors.
+public struct Color: Sendable, Hashable, Codable, LosslessStringConvertible, ExpressibleByIntegerLiteral {
     public var red: UInt8
     public var green: UInt8
     public var blue: UInt8
@@ -18,6 +19,9 @@ public struct Color: Sendable, Hashable, Codable, LosslessStringConvertible {
 
     /// An opaque gray: the same level in every channel.
     public init(gray level: UInt8) { self.init(red: level, green: level, blue: level) }
+
+    /// An opaque gray level (0 black to 255 white).
+    public init(integerLiteral level: UInt8) { self.init(gray: level) }
 
     public static let black = Color(gray: 0)
     public static let white = Color(gray: 255)
@@ -74,17 +78,44 @@ public struct Color: Sendable, Hashable, Codable, LosslessStringConvertible {
         return (scaled(red), scaled(green), scaled(blue), alpha)
     }
 
-    /// Encoded as its description (`"#1d9bf0"`).
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
+    /// The gray level a gray bitmap draws the color with: the Rec. 601 luma of its
+    /// channels, `(19595 R + 38470 G + 7471 B + 32768) >> 16` (as color PNGs and color
+    /// glyphs become gray), alpha aside; a gray's own level.
+    public var grayLevel: UInt8 {
+        let r: UInt32 = 19595 * UInt32(red), g: UInt32 = 38470 * UInt32(green), b: UInt32 = 7471 * UInt32(blue)
+        return UInt8((r + g + b + 32768) >> 16)
     }
 
-    /// Decodes a color written as `init(_:)` reads it.
+    /// The gray level of the color over white: what a gray bitmap is filled with.
+    var opaqueGrayLevel: UInt8 {
+        let a = UInt32(alpha)
+        return UInt8(Blend.toward(255, UInt32(grayLevel), by: a))
+    }
+
+    /// An opaque gray's level, or nil.
+    var opaqueGray: UInt8? { alpha == 255 && red == green && green == blue ? red : nil }
+
+    /// Encoded as its description (`"#1d9bf0"`), except an opaque gray, which is encoded as
+    /// its level (`70`), as gray inks and fills were before colors: gray layouts encode as
+    /// they did.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let level = opaqueGray { try container.encode(level) } else { try container.encode(description) }
+    }
+
+    /// Decodes a color written as `init(_:)` reads it, or a gray level (0 to 255).
     ///
     /// - Throws: `DecodingError.dataCorrupted` naming the value and the accepted forms.
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Double.self) {
+            guard let level = UInt8(exactly: number) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                        debugDescription: "invalid gray level \(number): must be an integer from 0 to 255"))
+            }
+            self.init(gray: level)
+            return
+        }
         let text = try container.decode(String.self)
         guard let color = Color(text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,

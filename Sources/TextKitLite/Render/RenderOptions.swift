@@ -5,8 +5,11 @@ public struct RenderOptions: Sendable, Hashable {
 
     /// Pixels per point (1×, 2×, 3×).
     public var scale: Double
-    /// Gray level of the background (255 white).
-    public var background: UInt8
+    /// The bitmap's pixel format: 8-bit gray (the default) or premultiplied RGBA.
+    public var format: PixelFormat
+    /// The background the bitmap is filled with (white); a gray bitmap takes its gray level
+    /// over white.
+    public var background: Color
     /// Draw line boxes and baselines over the text.
     public var debug: Bool
     /// A bitmap with more pixels than this is refused with `RenderError.bitmapTooLarge`.
@@ -16,9 +19,10 @@ public struct RenderOptions: Sendable, Hashable {
     /// to hold it; `.clip` keeps the bitmap to the box.
     public var inkOverflow: InkOverflow
 
-    public init(scale: Double = 1, background: UInt8 = 255, debug: Bool = false, maxPixels: Int = RenderOptions.defaultMaxPixels,
-                inkOverflow: InkOverflow = .include) {
+    public init(scale: Double = 1, format: PixelFormat = .gray8, background: Color = .white, debug: Bool = false,
+                maxPixels: Int = RenderOptions.defaultMaxPixels, inkOverflow: InkOverflow = .include) {
         self.scale = scale
+        self.format = format
         self.background = background
         self.debug = debug
         self.maxPixels = maxPixels

@@ -36,7 +36,7 @@ struct PixelFrame: Equatable, Sendable {
     }
 }
 
-/// Draws text layouts into 8-bit grayscale bitmaps with FreeType glyphs: antialiased, at
+/// Draws text layouts into 8-bit gray or premultiplied RGBA bitmaps with FreeType glyphs: antialiased, at
 /// subpixel x positions (4 phases), baselines snapped to whole pixels, every glyph
 /// rasterized once per size and phase (see `GlyphCache`).
 ///
@@ -68,7 +68,8 @@ public struct TextRenderer: Sendable {
         guard !layout.options.measureOnly else { throw .measureOnlyLayout }
         if isCancelled() { return RenderOutcome(bitmap: nil, linesDrawn: 0) }
         let frame = self.frame(of: layout, options: options)
-        var bitmap = try Bitmap(width: frame.width, height: frame.height, fill: options.background, maxPixels: options.maxPixels)
+        var bitmap = try Bitmap(width: frame.width, height: frame.height, format: options.format, background: options.background,
+                                maxPixels: options.maxPixels)
         let drawn = draw(layout, into: &bitmap, x: 0, y: 0, shiftX: -frame.minX, shiftY: -frame.minY, options: options,
                          isCancelled: isCancelled, lineDrawn: lineDrawn)
         guard drawn == layout.lines.count else { return RenderOutcome(bitmap: nil, linesDrawn: drawn) }
@@ -158,6 +159,7 @@ public struct TextRenderer: Sendable {
             if isCancelled() { return drawn }
             if options.debug { drawDebug(line, into: &bitmap, x: originX, y: originY, shiftX: shiftX, shiftY: shiftY, scale: scale) }
             let baseline = ((originY + line.baseline) * scale).rounded()
+            drawBackgrounds(of: line, into: &bitmap, x: originX, y: originY, shiftX: shiftX, shiftY: shiftY, scale: scale)
             // Underlines under the glyphs, strikethroughs over them (as browsers paint them).
             drawDecorations(.underline, of: line, into: &bitmap, x: originX, baseline: baseline, shiftX: shiftX, shiftY: shiftY, scale: scale)
             drawGlyphs(line.runs, into: &bitmap, x: originX, baseline: baseline, shiftX: shiftX, shiftY: shiftY, scale: scale)
@@ -195,8 +197,9 @@ public struct TextRenderer: Sendable {
     /// the bitmap, a run's references retained and released) is paid as often as blending.
     private func drawGlyphs(_ runs: [GlyphRun], into bitmap: inout Bitmap, x originX: Double, baseline: Double,
                             shiftX: Int, shiftY: Int, scale: Double) {
-        let (width, height) = (bitmap.width, bitmap.height)
+        let (width, height, format) = (bitmap.width, bitmap.height, bitmap.format)
         bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
+            let canvas = Canvas(pixels: pixels, width: width, height: height, format: format)
             runs.withUnsafeBufferPointer { runs in
                 for run in runs.indices {
                     let font = runs[run].font, pixelSize = runs[run].fontSize * scale, ink = runs[run].style.ink
@@ -205,24 +208,37 @@ public struct TextRenderer: Sendable {
                         guard let pen = Self.pen(positions[index], x: originX, baseline: baseline, scale: scale) else { continue }
                         let glyph = glyphCache.glyph(font: font, glyph: glyphs[index], pixelSize: pixelSize, phase: pen.phase)
                         guard glyph.image.width > 0 else { continue }
-                        Self.blit(glyph, into: pixels, width: width, height: height,
-                                  x: pen.x + glyph.image.left + shiftX, y: pen.y - glyph.image.top + shiftY, ink: ink)
+                        Self.blit(glyph, into: canvas, x: pen.x + glyph.image.left + shiftX, y: pen.y - glyph.image.top + shiftY, ink: ink)
                     }
                 }
             }
         }
     }
 
-    /// Composites a glyph over a bitmap's pixels (`width × height`, row-major): by padded
-    /// chunks when its padded rows lie inside the bitmap's rows (`blitChunks`), else pixel
-    /// by pixel (`blitPixels`); both give the same bytes.
+    /// A bitmap's pixels, taken for drawing glyphs into.
+    struct Canvas {
+        let pixels: UnsafeMutableBufferPointer<UInt8>
+        let width: Int
+        let height: Int
+        let format: PixelFormat
+    }
+
+    /// Composites a glyph over a bitmap's pixels at (x, y), clipped: a color glyph as the
+    /// premultiplied image it is (its gray conversion on a gray bitmap), a mask blending
+    /// `ink` in (see `Blend`). A gray bitmap and opaque ink take padded chunks when the
+    /// glyph's padded rows lie inside the bitmap's rows (`blitChunks`), else pixels
+    /// (`blitPixels`); both give the same bytes.
     @inline(__always)
-    static func blit(_ glyph: CachedGlyph, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int,
-                     x: Int, y: Int, ink: UInt8) {
-        if glyph.stride > 0, x >= 0, x + glyph.stride <= width {
-            blitChunks(glyph, into: pixels, width: width, height: height, x: x, y: y, ink: ink)
-        } else {
-            blitPixels(glyph.image, into: pixels, width: width, height: height, x: x, y: y, ink: ink)
+    static func blit(_ glyph: CachedGlyph, into canvas: Canvas, x: Int, y: Int, ink: Color) {
+        switch canvas.format {
+        case .gray8:
+            if ink.alpha == 255, glyph.stride > 0, x >= 0, x + glyph.stride <= canvas.width {
+                blitChunks(glyph, into: canvas.pixels, width: canvas.width, height: canvas.height, x: x, y: y, ink: ink.grayLevel)
+            } else {
+                blitPixels(glyph.image, into: canvas.pixels, width: canvas.width, height: canvas.height, x: x, y: y, ink: ink)
+            }
+        case .rgba8:
+            blitRGBA(glyph.image, into: canvas, x: x, y: y, ink: ink)
         }
     }
 
@@ -256,17 +272,18 @@ public struct TextRenderer: Sendable {
         }
     }
 
-    /// Composites a glyph over a bitmap's pixels, clipped. Branch-free per pixel (zero
-    /// coverage leaves the pixel as it is: (p × 255 + 127) / 255 = p), in wrapping 32-bit
-    /// arithmetic that cannot overflow (at most 255 × 255 + 127), so the compiler can
-    /// vectorize the rows.
+    /// Composites a glyph over a gray bitmap's pixels, clipped: a color glyph's
+    /// premultiplied luminance over them, a mask's coverage (times the ink's alpha) moving
+    /// them toward the ink's gray level. Branch-free per pixel (zero coverage leaves the
+    /// pixel as it is: (p × 255 + 127) / 255 = p), in wrapping 32-bit arithmetic that
+    /// cannot overflow (at most 255 × 255 + 127), so the compiler can vectorize the rows.
     static func blitPixels(_ image: GlyphImage, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int,
-                           x: Int, y: Int, ink: UInt8) {
+                           x: Int, y: Int, ink: Color) {
         let x0 = max(0, x), y0 = max(0, y)
         let x1 = min(width, x + image.width), y1 = min(height, y + image.height)
         guard x0 < x1, y0 < y1 else { return }
         let count = x1 - x0
-        let inkLevel = UInt32(ink)
+        let inkLevel = UInt32(ink.grayLevel), inkAlpha = UInt32(ink.alpha)
         image.coverage.withUnsafeBufferPointer { coverage in
             guard let pixelBase = pixels.baseAddress, let coverageBase = coverage.baseAddress else { return }
             if let luminance = image.luminance {
@@ -278,9 +295,7 @@ public struct TextRenderer: Sendable {
                         let a = coverageBase + source, l = lumBase + source
                         let d = pixelBase + (row * width + x0)
                         for k in 0..<count {
-                            let alpha = UInt32(a[k])
-                            let value = (UInt32(d[k]) &* (255 &- alpha) &+ 127) / 255 &+ UInt32(l[k])
-                            d[k] = UInt8(truncatingIfNeeded: Swift.min(255, value))
+                            d[k] = UInt8(truncatingIfNeeded: Blend.over(UInt32(d[k]), premultiplied: UInt32(l[k]), alpha: UInt32(a[k])))
                         }
                     }
                 }
@@ -289,8 +304,46 @@ public struct TextRenderer: Sendable {
                     let c = coverageBase + ((row - y) * image.width + (x0 - x))
                     let d = pixelBase + (row * width + x0)
                     for k in 0..<count {
-                        let cover = UInt32(c[k])
-                        d[k] = UInt8(truncatingIfNeeded: (UInt32(d[k]) &* (255 &- cover) &+ inkLevel &* cover &+ 127) / 255)
+                        let cover = inkAlpha == 255 ? UInt32(c[k]) : Blend.coverage(UInt32(c[k]), alpha: inkAlpha)
+                        d[k] = UInt8(truncatingIfNeeded: Blend.toward(UInt32(d[k]), inkLevel, by: cover))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Composites a glyph over an RGBA bitmap's pixels, clipped: a color glyph's
+    /// premultiplied pixels over them (its luminance as gray when it has no color plane), a
+    /// mask's coverage (times the ink's alpha) moving each channel toward the ink's.
+    static func blitRGBA(_ image: GlyphImage, into canvas: Canvas, x: Int, y: Int, ink: Color) {
+        let x0 = max(0, x), y0 = max(0, y)
+        let x1 = min(canvas.width, x + image.width), y1 = min(canvas.height, y + image.height)
+        guard x0 < x1, y0 < y1, let base = canvas.pixels.baseAddress.map(UnsafeMutableRawPointer.init) else { return }
+        let count = x1 - x0, width = canvas.width
+        image.coverage.withUnsafeBufferPointer { coverage in
+            guard let coverageBase = coverage.baseAddress else { return }
+            if let luminance = image.luminance {
+                luminance.withUnsafeBufferPointer { lum in
+                    guard let lumBase = lum.baseAddress else { return }
+                    for row in y0..<y1 {
+                        let source = (row - y) * image.width + (x0 - x)
+                        let d = base + (row * width + x0) * 4
+                        for k in 0..<count {
+                            let a = UInt32(coverageBase[source + k]), l = UInt32(lumBase[source + k])
+                            let address = d + 4 * k
+                            address.storePixel(Blend.over(address.loadPixel(), premultiplied: SIMD4(l, l, l, a)))
+                        }
+                    }
+                }
+            } else {
+                let source = Blend.rgbaSource(ink), inkAlpha = UInt32(ink.alpha)
+                for row in y0..<y1 {
+                    let c = coverageBase + ((row - y) * image.width + (x0 - x))
+                    let d = base + (row * width + x0) * 4
+                    for k in 0..<count where c[k] != 0 {
+                        let cover = inkAlpha == 255 ? UInt32(c[k]) : Blend.coverage(UInt32(c[k]), alpha: inkAlpha)
+                        let address = d + 4 * k
+                        address.storePixel(Blend.toward(address.loadPixel(), source, by: cover))
                     }
                 }
             }
@@ -322,7 +375,7 @@ public struct TextRenderer: Sendable {
     /// A line's decoration strokes of one kind in pixels, snapped to whole pixels, at least
     /// one thick, with their ink.
     private static func decorationPixels(_ kind: Decorations.Kind, of line: LayoutLine, x originX: Double,
-                                         baseline: Double, scale: Double) -> [(x: Int, y: Int, width: Int, height: Int, ink: UInt8)] {
+                                         baseline: Double, scale: Double) -> [(x: Int, y: Int, width: Int, height: Int, ink: Color)] {
         Decorations.strokes(line, kind).compactMap { stroke in
             let thickness = max(1, (stroke.thickness * scale).rounded())
             let top = (baseline + stroke.offset * scale - thickness / 2).rounded()
@@ -336,7 +389,19 @@ public struct TextRenderer: Sendable {
     private func drawDecorations(_ kind: Decorations.Kind, of line: LayoutLine, into bitmap: inout Bitmap,
                                  x originX: Double, baseline: Double, shiftX: Int, shiftY: Int, scale: Double) {
         for stroke in Self.decorationPixels(kind, of: line, x: originX, baseline: baseline, scale: scale) {
-            bitmap.fill(x: stroke.x + shiftX, y: stroke.y + shiftY, width: stroke.width, height: stroke.height, level: stroke.ink)
+            bitmap.fill(x: stroke.x + shiftX, y: stroke.y + shiftY, width: stroke.width, height: stroke.height, color: stroke.ink)
+        }
+    }
+
+    /// Fills the line-tall rectangles behind runs with a background, snapped to whole pixels
+    /// (adjacent runs share their edge, so a span has no seam).
+    private func drawBackgrounds(of line: LayoutLine, into bitmap: inout Bitmap, x originX: Double, y originY: Double,
+                                 shiftX: Int, shiftY: Int, scale: Double) {
+        func px(_ value: Double) -> Int { RenderOptions.wholePixel(value * scale) }
+        let top = px(originY + line.frame.y), bottom = px(originY + line.frame.maxY)
+        for span in Decorations.backgrounds(line) {
+            let left = px(originX + span.x), right = px(originX + span.x + span.width)
+            bitmap.fill(x: left + shiftX, y: top + shiftY, width: right - left, height: bottom - top, color: span.color)
         }
     }
 

@@ -62,8 +62,7 @@ public struct Highlighter: Sendable, Hashable {
             replaced += units[position...]
             result = AttributedText(String(decoding: replaced, as: UTF16.self), style: style)
         }
-        let highlighted = highlightStyle.applied(to: style)
-        result.restyle(found.map(\.range)) { _, style in style = highlighted }
+        result.restyle(found.map(\.range)) { k, style in style = highlightStyle.applied(to: style, kind: found[k].kind) }
         result.setHighlights(found)
         return result
     }
@@ -223,26 +222,39 @@ public struct Highlighter: Sendable, Hashable {
     }
 }
 
-/// How highlighted text differs from the text around it.
+/// How highlighted text differs from the text around it: its ink (one for every kind, or
+/// one per kind), weight, underline and background.
 public struct HighlightStyle: Sendable, Hashable, Codable {
-    /// Gray level of the ink, 0 (black) to 255 (white).
-    public var ink: UInt8
+    /// The ink of every kind without its own in `kindInks`.
+    public var ink: Color
+    /// Inks by kind (a mention in one blue, a URL in another), over `ink`.
+    public var kindInks: [TextHighlight.Kind: Color]
     public var weight: TextStyle.Weight
     public var underline: Bool
+    /// A background behind highlighted runs (a tapped highlight's); nil for none.
+    public var background: Color?
 
-    /// A style; the default ink, 70, is the feed cell's link ink.
-    public init(ink: UInt8 = 70, weight: TextStyle.Weight = .regular, underline: Bool = false) {
+    /// A style; the default ink, 70, is the gray feed cell's link ink.
+    public init(ink: Color = 70, kindInks: [TextHighlight.Kind: Color] = [:], weight: TextStyle.Weight = .regular,
+                underline: Bool = false, background: Color? = nil) {
         self.ink = ink
+        self.kindInks = kindInks
         self.weight = weight
         self.underline = underline
+        self.background = background
     }
 
-    /// `style` with this ink, weight and underline.
-    public func applied(to style: TextStyle) -> TextStyle {
+    /// The ink of a kind of highlight.
+    public func ink(for kind: TextHighlight.Kind) -> Color { kindInks[kind] ?? ink }
+
+    /// `style` as a highlight of `kind` shows it: with this style's ink for the kind, weight,
+    /// underline and background.
+    public func applied(to style: TextStyle, kind: TextHighlight.Kind) -> TextStyle {
         var result = style
-        result.ink = ink
+        result.ink = ink(for: kind)
         result.weight = weight
         result.underline = underline
+        result.background = background
         return result
     }
 }

@@ -20,8 +20,13 @@ public struct TextStyle: Sendable, Hashable {
     public var font: FontChoice
     /// Point size.
     public var size: Double
-    /// Gray level of the ink, 0 (black) to 255 (white).
-    public var ink: UInt8
+    /// The color of the glyphs (black); a gray bitmap draws its gray level.
+    public var ink: Color
+    /// A rectangle behind the run's glyphs, as tall as the line and continuous across runs
+    /// with the same background (a highlight's tapped state); nil for none.
+    public var background: Color?
+    /// The color of underlines and strikethroughs; nil for the ink.
+    public var decorationColor: Color?
     /// BCP 47 language ("zh", "ja", "ar"): selects HarfBuzz's language-specific forms and
     /// ICU's line-break tailoring.
     public var language: String?
@@ -40,13 +45,15 @@ public struct TextStyle: Sendable, Hashable {
     /// OpenType features for HarfBuzz, in order (later settings of a tag win).
     public var features: [FontFeature]
 
-    public init(font: FontChoice = .chain, size: Double = 17, ink: UInt8 = 0,
-                language: String? = nil, weight: Weight = .regular, isItalic: Bool = false,
+    public init(font: FontChoice = .chain, size: Double = 17, ink: Color = .black, background: Color? = nil,
+                decorationColor: Color? = nil, language: String? = nil, weight: Weight = .regular, isItalic: Bool = false,
                 underline: Bool = false, strikethrough: Bool = false, letterSpacing: Double = 0,
                 features: [FontFeature] = []) {
         self.font = font
         self.size = size
         self.ink = ink
+        self.background = background
+        self.decorationColor = decorationColor
         self.language = language
         self.weight = weight
         self.isItalic = isItalic
@@ -67,10 +74,12 @@ public struct TextStyle: Sendable, Hashable {
     }
 
     /// The style with only what shaping and line breaking depend on (font, size, language,
-    /// weight, slant, letter spacing, features): ink and decorations at their defaults.
+    /// weight, slant, letter spacing, features): colors and decorations at their defaults.
     var shapingAttributes: TextStyle {
         var style = self
-        style.ink = 0
+        style.ink = .black
+        style.background = nil
+        style.decorationColor = nil
         style.underline = false
         style.strikethrough = false
         return style
@@ -139,7 +148,7 @@ extension Substring {
 
 extension TextStyle: Codable {
     private enum CodingKeys: String, CodingKey {
-        case font, size, ink, language, weight, isItalic, underline, strikethrough, letterSpacing, features
+        case font, size, ink, background, decorationColor, language, weight, isItalic, underline, strikethrough, letterSpacing, features
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -147,6 +156,8 @@ extension TextStyle: Codable {
         try container.encode(font, forKey: .font)
         try container.encode(size, forKey: .size)
         try container.encode(ink, forKey: .ink)
+        try container.encodeIfPresent(background, forKey: .background)
+        try container.encodeIfPresent(decorationColor, forKey: .decorationColor)
         try container.encodeIfPresent(language, forKey: .language)
         // Attributes at their defaults are left out: plain text encodes as before.
         if weight != .regular { try container.encode(weight, forKey: .weight) }
@@ -162,7 +173,9 @@ extension TextStyle: Codable {
         self.init(
             font: try container.decode(FontChoice.self, forKey: .font),
             size: try container.decode(Double.self, forKey: .size),
-            ink: try container.decode(UInt8.self, forKey: .ink),
+            ink: try container.decode(Color.self, forKey: .ink),
+            background: try container.decodeIfPresent(Color.self, forKey: .background),
+            decorationColor: try container.decodeIfPresent(Color.self, forKey: .decorationColor),
             language: try container.decodeIfPresent(String.self, forKey: .language),
             weight: try container.decodeIfPresent(Weight.self, forKey: .weight) ?? .regular,
             isItalic: try container.decodeIfPresent(Bool.self, forKey: .isItalic) ?? false,
