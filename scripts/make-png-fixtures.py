@@ -82,6 +82,14 @@ def fixtures():
     files["gray16.png"] = png(3, 1, 16, 0, [[0, 257 * 200, 0x1234]])
     # RGBA, 16 bits: one red pixel at alpha 0x8080 (128), one white at alpha 65535.
     files["rgba16.png"] = png(2, 1, 16, 6, [[65535, 0, 0, 0x8080, 65535, 65535, 65535, 65535]])
+    # RGB, 16 bits: 0x8080 is 128 in 8 bits, 0x1234 = 4660 ≈ 18.13 × 257, 0xFF7F ≈ 254.5 × 257.
+    files["rgb16.png"] = png(2, 1, 16, 2, [[65535, 0x8080, 0, 0x1234, 0xFF7F, 257 * 3]])
+    # RGB, 8 bits, tRNS makes (10, 20, 30) transparent: (10, 20, 31) stays opaque.
+    files["rgb8-trns.png"] = png(3, 1, 8, 2, [[10, 20, 30, 10, 20, 31, 200, 100, 50]],
+                                 chunk(b"tRNS", struct.pack(">HHH", 10, 20, 30)))
+    # Palette, 8 bits, three entries, no tRNS: every pixel opaque.
+    files["palette8.png"] = png(
+        4, 1, 8, 3, [[2, 0, 1, 2]], chunk(b"PLTE", bytes([12, 34, 56, 78, 90, 123, 250, 5, 128])))
     # Interlaced (Adam7) RGB, 9 × 9, and the same pixels not interlaced.
     rows = [[(x * 29 + y * 7 + c * 50) % 256 for x in range(9) for c in range(3)] for y in range(9)]
     files["rgb8-interlaced.png"] = png(9, 9, 8, 2, rows, interlace=1)

@@ -51,6 +51,7 @@ typedef struct {
     uint32_t width;
     uint32_t height;
     int channels;
+    int has_rgb;
     uint64_t max_pixels;
     uint8_t *rows;
     uint8_t *pixels;
@@ -72,11 +73,13 @@ static uint8_t luma(uint8_t r, uint8_t g, uint8_t b) {
     return (uint8_t)((19595u * r + 38470u * g + 7471u * b + 32768u) >> 16);
 }
 
-/// Converts one row of 8-bit samples (1 to 4 channels) into row `y` of the two planes.
+/// Converts one row of 8-bit samples (1 to 4 channels) into row `y` of the planes: gray and
+/// alpha, and for a color image (3 or 4 channels) RGB, from which the gray is derived.
 static void convert_row(decoder *d, const uint8_t *row, uint32_t y) {
-    size_t w = d->width;
+    size_t w = d->width, count = (size_t)d->width * d->height;
     uint8_t *gray = d->pixels + (size_t)y * w;
-    uint8_t *alpha = d->pixels + (size_t)d->width * d->height + (size_t)y * w;
+    uint8_t *alpha = d->pixels + count + (size_t)y * w;
+    uint8_t *rgb = d->pixels + 2 * count + 3 * (size_t)y * w;
     switch (d->channels) {
     case 1:
         memcpy(gray, row, w);
@@ -89,11 +92,15 @@ static void convert_row(decoder *d, const uint8_t *row, uint32_t y) {
         }
         break;
     case 3:
+        memcpy(rgb, row, 3 * w);
         for (size_t x = 0; x < w; x++) gray[x] = luma(row[3 * x], row[3 * x + 1], row[3 * x + 2]);
         memset(alpha, 255, w);
         break;
     default:
         for (size_t x = 0; x < w; x++) {
+            rgb[3 * x] = row[4 * x];
+            rgb[3 * x + 1] = row[4 * x + 1];
+            rgb[3 * x + 2] = row[4 * x + 2];
             gray[x] = luma(row[4 * x], row[4 * x + 1], row[4 * x + 2]);
             alpha[x] = row[4 * x + 3];
         }
@@ -123,12 +130,15 @@ static tkl_png_code decode_under_setjmp(decoder *d) {
     int passes = png_set_interlace_handling(d->png);
     png_read_update_info(d->png, d->info);
     d->channels = png_get_channels(d->png, d->info);
+    d->has_rgb = d->channels >= 3;
     size_t row_bytes = png_get_rowbytes(d->png, d->info);
 
+    // Gray and alpha, and RGB for color: 2 or 5 bytes a pixel. An interlaced image fills
+    // every row in several passes, so it needs all rows at once; otherwise one row at a time
+    // is enough. No product overflows: IHDR's width × height is at most SIZE_MAX / 9.
     size_t count = (size_t)d->width * d->height;
-    d->pixels = malloc(2 * count);
-    // An interlaced image fills every row in several passes, so it needs all rows at once;
-    // otherwise one row at a time is enough.
+    size_t per_pixel = d->has_rgb ? 5 : 2;
+    d->pixels = malloc(per_pixel * count);
     d->rows = malloc(passes > 1 ? row_bytes * d->height : row_bytes);
     if (d->pixels == NULL || d->rows == NULL) return TKL_PNG_NO_MEMORY;
     for (int pass = 0; pass < passes; pass++) {
@@ -188,11 +198,14 @@ tkl_png_code tkl_png_decode(const uint8_t *data, size_t size, uint64_t max_pixel
         return TKL_PNG_TRUNCATED;
     }
     // The pixel bound is checked from IHDR (the first chunk, or libpng refuses the file)
-    // before libpng reads on: a file that claims a huge size is too large whatever follows.
+    // before libpng reads on: a file that claims a huge size is too large whatever follows,
+    // and so is one whose buffers (at most 9 bytes a pixel: 5 of planes for color, 4 of
+    // interlaced rows) could not be counted in a size_t.
     if (size >= 24 && memcmp(data + 12, "IHDR", 4) == 0) {
         image->width = read_u32(data + 16);
         image->height = read_u32(data + 20);
-        if ((uint64_t)image->width * image->height > max_pixels) return TKL_PNG_TOO_LARGE;
+        uint64_t count = (uint64_t)image->width * image->height;
+        if (count > max_pixels || count > SIZE_MAX / 9) return TKL_PNG_TOO_LARGE;
     }
     tkl_png_code chunks = check_chunk_lengths(data, size, image);
     if (chunks != TKL_PNG_OK) return chunks;
@@ -212,6 +225,7 @@ tkl_png_code tkl_png_decode(const uint8_t *data, size_t size, uint64_t max_pixel
         image->width = d.width;
         image->height = d.height;
         image->pixels = d.pixels;
+        image->has_rgb = d.has_rgb;
     } else {
         free(d.pixels);
     }
@@ -250,36 +264,74 @@ static void write_bytes(png_structp png, png_bytep data, size_t count) {
 
 static void flush_bytes(png_structp png) { (void)png; }
 
-static tkl_png_code encode_under_setjmp(encoder *e, const uint8_t *gray, const uint8_t *alpha,
-                                        uint32_t width, uint32_t height) {
+/// What an encoder writes: the PNG color type and samples a pixel, and how one row of
+/// those samples is made from the caller's pixels.
+typedef struct source {
+    int color_type;
+    size_t channels;
+    uint32_t width;
+    uint32_t height;
+    /// Fills `row` (width × channels bytes) with row `y`.
+    void (*fill)(const struct source *source, uint32_t y, uint8_t *row);
+    /// Color samples: gray (1 a pixel), RGB (3) or premultiplied RGBA (4), row-major.
+    const uint8_t *color;
+    /// The alpha plane of `color`, or NULL (premultiplied RGBA has its alpha inside).
+    const uint8_t *alpha;
+} source;
+
+/// Planes as PNG stores them: the color samples (gray or RGB) of each pixel, then its alpha
+/// when there is an alpha plane.
+static void fill_planes(const source *s, uint32_t y, uint8_t *row) {
+    size_t w = s->width, color_channels = s->alpha ? s->channels - 1 : s->channels;
+    const uint8_t *color = s->color + (size_t)y * w * color_channels;
+    if (s->alpha == NULL) {
+        memcpy(row, color, w * color_channels);
+        return;
+    }
+    const uint8_t *alpha = s->alpha + (size_t)y * w;
+    for (size_t x = 0; x < w; x++) {
+        for (size_t c = 0; c < color_channels; c++) row[x * s->channels + c] = color[x * color_channels + c];
+        row[x * s->channels + color_channels] = alpha[x];
+    }
+}
+
+/// Premultiplied RGBA as straight RGBA: c' = (c × 255 + a / 2) / a, at most 255; 0 where a = 0.
+static void fill_unpremultiplied(const source *s, uint32_t y, uint8_t *row) {
+    const uint8_t *rgba = s->color + (size_t)y * s->width * 4;
+    for (size_t i = 0; i < 4 * (size_t)s->width; i += 4) {
+        unsigned a = rgba[i + 3];
+        for (size_t c = 0; c < 3; c++) {
+            unsigned value = a == 0 ? 0 : (rgba[i + c] * 255u + a / 2) / a;
+            row[i + c] = (uint8_t)(value > 255 ? 255 : value);
+        }
+        row[i + 3] = (uint8_t)a;
+    }
+}
+
+/// Premultiplied RGBA without its alpha: the R, G, B bytes as they are.
+static void fill_premultiplied_rgb(const source *s, uint32_t y, uint8_t *row) {
+    const uint8_t *rgba = s->color + (size_t)y * s->width * 4;
+    for (size_t x = 0; x < s->width; x++) memcpy(row + 3 * x, rgba + 4 * x, 3);
+}
+
+static tkl_png_code encode_under_setjmp(encoder *e, const source *s) {
     if (setjmp(png_jmpbuf(e->png))) return e->fail.code;
     png_set_write_fn(e->png, e, write_bytes, flush_bytes);
-    png_set_IHDR(e->png, e->info, width, height, 8,
-                 alpha ? PNG_COLOR_TYPE_GRAY_ALPHA : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+    png_set_IHDR(e->png, e->info, s->width, s->height, 8, s->color_type, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(e->png, e->info);
-    if (alpha) {
-        e->row = malloc(2 * (size_t)width);
-        if (e->row == NULL) return TKL_PNG_NO_MEMORY;
-    }
-    for (uint32_t y = 0; y < height; y++) {
-        const uint8_t *source = gray + (size_t)y * width;
-        if (alpha) {
-            const uint8_t *a = alpha + (size_t)y * width;
-            for (size_t x = 0; x < width; x++) {
-                e->row[2 * x] = source[x];
-                e->row[2 * x + 1] = a[x];
-            }
-            source = e->row;
-        }
-        png_write_row(e->png, source);
+    e->row = malloc(s->channels * (size_t)s->width);
+    if (e->row == NULL) return TKL_PNG_NO_MEMORY;
+    for (uint32_t y = 0; y < s->height; y++) {
+        s->fill(s, y, e->row);
+        png_write_row(e->png, e->row);
     }
     png_write_end(e->png, NULL);
     return TKL_PNG_OK;
 }
 
-tkl_png_code tkl_png_encode(const uint8_t *gray, const uint8_t *alpha, uint32_t width,
-                            uint32_t height, tkl_png_output *output) {
+/// Encodes what `s` describes into `output`: the one path of every encoder.
+static tkl_png_code encode(const source *s, tkl_png_output *output) {
     memset(output, 0, sizeof *output);
     encoder e = {
         .fail = {.code = TKL_PNG_OK, .message = output->message, .message_size = sizeof output->message},
@@ -288,7 +340,7 @@ tkl_png_code tkl_png_encode(const uint8_t *gray, const uint8_t *alpha, uint32_t 
     e.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &e.fail, on_error, on_warning);
     if (e.png == NULL) return TKL_PNG_NO_MEMORY;
     e.info = png_create_info_struct(e.png);
-    tkl_png_code code = e.info == NULL ? TKL_PNG_NO_MEMORY : encode_under_setjmp(&e, gray, alpha, width, height);
+    tkl_png_code code = e.info == NULL ? TKL_PNG_NO_MEMORY : encode_under_setjmp(&e, s);
     png_destroy_write_struct(&e.png, &e.info);
     free(e.row);
     if (code != TKL_PNG_OK) {
@@ -298,6 +350,39 @@ tkl_png_code tkl_png_encode(const uint8_t *gray, const uint8_t *alpha, uint32_t 
         output->capacity = 0;
     }
     return code;
+}
+
+/// Encodes straight planes: `color` of 1 (gray) or 3 (RGB) samples a pixel, and `alpha` or NULL.
+static tkl_png_code encode_planes(const uint8_t *color, size_t color_channels, const uint8_t *alpha,
+                                  uint32_t width, uint32_t height, tkl_png_output *output) {
+    source s = {
+        .color_type = (color_channels == 3 ? PNG_COLOR_MASK_COLOR : 0) | (alpha ? PNG_COLOR_MASK_ALPHA : 0),
+        .channels = color_channels + (alpha ? 1 : 0),
+        .width = width, .height = height, .fill = fill_planes, .color = color, .alpha = alpha,
+    };
+    return encode(&s, output);
+}
+
+tkl_png_code tkl_png_encode(const uint8_t *gray, const uint8_t *alpha, uint32_t width,
+                            uint32_t height, tkl_png_output *output) {
+    return encode_planes(gray, 1, alpha, width, height, output);
+}
+
+tkl_png_code tkl_png_encode_rgb(const uint8_t *rgb, const uint8_t *alpha, uint32_t width,
+                                uint32_t height, tkl_png_output *output) {
+    return encode_planes(rgb, 3, alpha, width, height, output);
+}
+
+tkl_png_code tkl_png_encode_premultiplied(const uint8_t *rgba, uint32_t width, uint32_t height,
+                                          int keep_alpha, tkl_png_output *output) {
+    source s = {
+        .color_type = keep_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
+        .channels = keep_alpha ? 4 : 3,
+        .width = width, .height = height,
+        .fill = keep_alpha ? fill_unpremultiplied : fill_premultiplied_rgb,
+        .color = rgba,
+    };
+    return encode(&s, output);
 }
 
 void tkl_png_free(void *pointer) { free(pointer); }

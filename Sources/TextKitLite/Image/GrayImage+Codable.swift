@@ -1,8 +1,10 @@
-/// `{"width": W, "height": H, "gray": BASE64, "alpha": BASE64}`: each plane's bytes in
-/// base64 (RFC 4648, with padding); `alpha` is left out when the image is opaque.
+/// `{"width": W, "height": H, "gray": BASE64, "alpha": BASE64, "rgb": BASE64}`: each plane's
+/// bytes in base64 (RFC 4648, with padding); `alpha` is left out when the image is opaque,
+/// `rgb` for a gray image (so encodings made before images had color still decode, and a
+/// color image's encoding still gives its gray to a reader that knows no `rgb`).
 extension GrayImage: Codable {
     private enum CodingKeys: String, CodingKey {
-        case width, height, gray, alpha
+        case width, height, gray, alpha, rgb
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -11,10 +13,12 @@ extension GrayImage: Codable {
         try container.encode(height, forKey: .height)
         try container.encode(Base64.encode(gray), forKey: .gray)
         if !isOpaque { try container.encode(Base64.encode(alpha), forKey: .alpha) }
+        if let rgb { try container.encode(Base64.encode(rgb), forKey: .rgb) }
     }
 
     /// - Throws: `DecodingError.dataCorrupted` for a negative size, a size above
-    ///   `defaultMaxPixels`, text that is not base64, or a plane of the wrong length.
+    ///   `defaultMaxPixels`, text that is not base64, or a plane of the wrong length
+    ///   (`width × height` bytes, three times as many for `rgb`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let width = try container.decode(Int.self, forKey: .width)
@@ -24,18 +28,18 @@ extension GrayImage: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .width, in: container, debugDescription: "invalid image size \(width)×\(height) (at most \(Self.defaultMaxPixels) pixels)")
         }
-        func plane(_ key: CodingKeys) throws -> [UInt8]? {
+        func plane(_ key: CodingKeys, bytesPerPixel: Int = 1) throws -> [UInt8]? {
             guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
-            guard let bytes = Base64.decode(text), bytes.count == count else {
+            guard let bytes = Base64.decode(text), bytes.count == bytesPerPixel * count else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: key, in: container, debugDescription: "\(key.rawValue) is not base64 of \(count) bytes")
+                    forKey: key, in: container, debugDescription: "\(key.rawValue) is not base64 of \(bytesPerPixel * count) bytes")
             }
             return bytes
         }
         guard let gray = try plane(.gray) else {
             throw DecodingError.keyNotFound(CodingKeys.gray, .init(codingPath: container.codingPath, debugDescription: "no gray plane"))
         }
-        self.init(width: width, height: height, gray: gray, alpha: try plane(.alpha))
+        self.init(width: width, height: height, gray: gray, alpha: try plane(.alpha), rgb: try plane(.rgb, bytesPerPixel: 3))
     }
 }
 
