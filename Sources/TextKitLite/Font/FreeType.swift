@@ -202,9 +202,10 @@ final class FreeTypeFace {
             if isScalable {
                 return try rasterizeOutline(face, glyph: glyph, pixelSize: pixelSize, phase: phase, synthesis: synthesis)
             }
-            let image = try rasterizeColorBitmap(face, glyph: glyph, pixelSize: pixelSize)
             // A bitmap has no outline to embolden: its pixels grow as an outline would.
-            return synthesis.emboldened ? image.emboldened(by: Int((pixelSize * FontSynthesis.emboldening).rounded())) : image
+            let growth = synthesis.emboldened ? Int((pixelSize * FontSynthesis.emboldening).rounded()) : 0
+            let image = try rasterizeColorBitmap(face, glyph: glyph, pixelSize: pixelSize, growth: growth)
+            return growth > 0 ? image.emboldened(by: growth) : image
         } catch {
             return .empty
         }
@@ -249,7 +250,15 @@ final class FreeTypeFace {
                           top: Int(slot.pointee.bitmap_top), coverage: coverage, luminance: nil)
     }
 
-    private func rasterizeColorBitmap(_ face: FT_Face, glyph: UInt32, pixelSize: Double) throws(FreeTypeError) -> GlyphImage {
+    /// Loads a glyph of the bitmap strike and resamples it to `pixelSize`: coverage and
+    /// luminance planes, and the premultiplied RGBA `color` plane.
+    ///
+    /// - Parameter growth: the pixels synthetic bold will add to each side afterwards,
+    ///   counted against `maximumGlyphPixels` with the resampled size.
+    /// - Returns: `.empty` for a glyph without a BGRA bitmap, or one over the pixel limit.
+    private func rasterizeColorBitmap(
+        _ face: FT_Face, glyph: UInt32, pixelSize: Double, growth: Int
+    ) throws(FreeTypeError) -> GlyphImage {
         guard strikePixelSize > 0 else { return .empty }
         try check(FT_Select_Size(face, strikeIndex))
         try check(FT_Load_Glyph(face, glyph, loadColor))
@@ -267,8 +276,12 @@ final class FreeTypeFace {
             return (p[0], p[1], p[2], p[3])
         }
         let scale = pixelSize / strikePixelSize
+        // In floating point first, so that an absurd size cannot overflow `Int` below; then
+        // the exact size, grown by synthetic bold.
         guard Double(width * height) * scale * scale <= Double(Self.maximumGlyphPixels) else { return .empty }
-        return source.scaledToGray(
+        let size = source.scaledSize(by: scale)
+        guard (size.width + growth) * (size.height + growth) <= Self.maximumGlyphPixels else { return .empty }
+        return source.scaled(
             by: scale, left: Double(slot.pointee.bitmap_left), top: Double(slot.pointee.bitmap_top))
     }
 }

@@ -1,7 +1,8 @@
 /// A rasterized glyph: an 8-bit coverage mask placed relative to the pen position.
 ///
 /// Color glyphs (emoji) also carry a premultiplied luminance plane, so they composite as
-/// gray images (`dst = dst × (1 − α) + luminance`) instead of taking the ink level.
+/// gray images (`dst = dst × (1 − α) + luminance`) instead of taking the ink level, and a
+/// premultiplied RGBA plane for color rendering.
 struct GlyphImage: Sendable {
     /// Width and height of the mask in pixels.
     var width: Int
@@ -14,13 +15,19 @@ struct GlyphImage: Sendable {
     var coverage: [UInt8]
     /// Premultiplied luminance for color glyphs; nil for ordinary outline glyphs.
     var luminance: [UInt8]?
+    /// Premultiplied sRGB color for bitmap color glyphs, row-major, bytes R, G, B, A in
+    /// memory (`width × height × 4`), every color channel at most its alpha; nil for
+    /// ordinary outline glyphs. Its alpha is `coverage` for a shrunk strike and the smoother
+    /// bilinear alpha for an enlarged one (`BGRAImage.scaled(by:left:top:)`).
+    var color: [UInt8]? = nil
 
     /// An image with nothing to draw (a space, or a glyph FreeType could not load).
     static let empty = GlyphImage(width: 0, height: 0, left: 0, top: 0, coverage: [], luminance: nil)
 
     /// The image grown `strength` pixels right and up (a square maximum filter), as
     /// `FT_Outline_EmboldenXY` grows an outline: synthetic bold for bitmap (color) glyphs.
-    /// Each pixel takes the most opaque pixel of its window, with that pixel's luminance.
+    /// Each pixel takes the most opaque pixel of its window (by coverage), with that pixel's
+    /// luminance and color.
     ///
     /// - Complexity: O(width × height × strength²); strength is a few pixels.
     func emboldened(by strength: Int) -> GlyphImage {
@@ -28,6 +35,7 @@ struct GlyphImage: Sendable {
         let r = strength, newWidth = width + r, newHeight = height + r
         var newCoverage = [UInt8](repeating: 0, count: newWidth * newHeight)
         var newLuminance = luminance.map { _ in [UInt8](repeating: 0, count: newWidth * newHeight) }
+        var newColor = color.map { _ in [UInt8](repeating: 0, count: newWidth * newHeight * 4) }
         for y in 0..<newHeight {
             for x in 0..<newWidth {
                 var best = -1, bestAlpha: UInt8 = 0
@@ -44,9 +52,14 @@ struct GlyphImage: Sendable {
                 guard best >= 0 else { continue }
                 newCoverage[y * newWidth + x] = bestAlpha
                 if let luminance { newLuminance![y * newWidth + x] = luminance[best] }
+                if let color {
+                    let o = (y * newWidth + x) * 4
+                    newColor![o..<o + 4] = color[best * 4..<best * 4 + 4]
+                }
             }
         }
-        return GlyphImage(width: newWidth, height: newHeight, left: left, top: top + r, coverage: newCoverage, luminance: newLuminance)
+        return GlyphImage(width: newWidth, height: newHeight, left: left, top: top + r, coverage: newCoverage,
+                          luminance: newLuminance, color: newColor)
     }
 
     /// The smallest rectangle of the mask holding every pixel of non-zero coverage, in the
@@ -69,5 +82,5 @@ struct GlyphImage: Sendable {
     }
 
     /// Memory held by the pixel planes, used to bound the glyph cache.
-    var byteCount: Int { coverage.count + (luminance?.count ?? 0) + 48 }
+    var byteCount: Int { coverage.count + (luminance?.count ?? 0) + (color?.count ?? 0) + 48 }
 }
