@@ -2,7 +2,8 @@ import Testing
 @testable import TextKitLite
 
 /// Color glyphs from the font side: the premultiplied RGBA plane of bitmap (CBDT) glyphs
-/// (`GlyphImage.color`, made by `BGRAImage.scaled(by:left:top:)`).
+/// (`GlyphImage.color`, made by `BGRAImage.scaled(by:left:top:)`) and COLRv0 layers
+/// (`Font.colorLayers(of:)`).
 @Suite struct ColorGlyphTests {
     /// 👍 THUMBS UP SIGN: yellow, with hard outlines and soft shading.
     static let thumbsUp: UInt32 = 0x1F44D
@@ -132,5 +133,56 @@ import Testing
         let glyph = try #require(Fixtures.sans.harfBuzz.glyph(for: 0x41))
         let image = Fixtures.sans.withRasterizer { $0.rasterize(glyph: glyph, pixelSize: 17, phase: 0) }
         #expect(image.width > 0 && image.color == nil)
+    }
+
+    // MARK: COLRv0
+
+    /// Tests/TextKitLiteTests/Fixtures/ColorLayers.ttf (scripts/make-colr-font.py).
+    static func colorLayersFont() throws -> Font {
+        try Font.load(path: Fixtures.testsDirectory.appendingPathComponent("Fixtures/ColorLayers.ttf").path)
+    }
+
+    /// U+E000's layers, bottom first, with palette 0's colors (glyph IDs as the script lists them).
+    static let squareLayers = [
+        ColorLayer(glyph: 4, color: Color(red: 0xE0, green: 0x30, blue: 0x1A)),
+        ColorLayer(glyph: 5, color: Color(red: 0x20, green: 0xA0, blue: 0x40)),
+        ColorLayer(glyph: 6, color: Color(red: 0x10, green: 0x30, blue: 0xC0, alpha: 0x80)),
+        ColorLayer(glyph: 7, color: nil),
+    ]
+
+    @Test func colorGlyphLayersComeInPaintOrderWithPaletteZero() throws {
+        let font = try Self.colorLayersFont()
+        #expect(font.hasColorLayers)
+        #expect(!font.isColor)  // not a bitmap font
+        let square = try #require(font.harfBuzz.glyph(for: 0xE000))
+        #expect(square == 3)
+        #expect(font.colorLayers(of: square) == Self.squareLayers)
+        // A variant (synthetic bold) shares the face and the palette.
+        #expect(font.variant(FontSynthesis(emboldened: true), features: []).colorLayers(of: square) == Self.squareLayers)
+    }
+
+    @Test func ordinaryGlyphsHaveNoLayers() throws {
+        let font = try Self.colorLayersFont()
+        let a = try #require(font.harfBuzz.glyph(for: 0x41))
+        #expect(font.colorLayers(of: a) == nil)
+        #expect(font.colorLayers(of: 4) == nil)  // a layer is an ordinary glyph itself
+        #expect(font.colorLayers(of: 0) == nil)
+        #expect(font.colorLayers(of: 60_000) == nil)  // beyond the font's glyphs
+        #expect(!Fixtures.sans.hasColorLayers)
+        #expect(Fixtures.sans.colorLayers(of: try #require(Fixtures.sans.harfBuzz.glyph(for: 0x41))) == nil)
+        // Noto Color Emoji is CBDT bitmaps only, no COLR.
+        #expect(!Fixtures.emoji.hasColorLayers)
+        #expect(Fixtures.emoji.colorLayers(of: try #require(Fixtures.emoji.harfBuzz.glyph(for: Self.thumbsUp))) == nil)
+    }
+
+    @Test func colorLayersFromManyThreadsAtOnce() async throws {
+        let font = try Self.colorLayersFont()
+        let agreeing = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask { (0..<200).allSatisfy { _ in font.colorLayers(of: 3) == Self.squareLayers } }
+            }
+            return await group.reduce(true) { $0 && $1 }
+        }
+        #expect(agreeing)
     }
 }

@@ -21,6 +21,9 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     /// True for bitmap color fonts (emoji): drawn as gray images, preferred for emoji
     /// presentation sequences by the fallback chain.
     public let isColor: Bool
+    /// True when the font has COLRv0 color glyphs, drawn as layers of ordinary glyphs
+    /// (`colorLayers(of:)`).
+    public let hasColorLayers: Bool
     /// The face's own weight and slant (its OS/2 and head tables say bold, italic).
     public let isBold: Bool
     public let isItalic: Bool
@@ -39,6 +42,9 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     private let lineGap: Int32
     /// Underline and strikeout centres (above the baseline) and thicknesses, font units.
     private let decorations: (underline: Int32, underlineThickness: Int32, strikeout: Int32, strikeoutThickness: Int32)
+    /// The colors of the font's `CPAL` palette 0, read once when the font loads (empty
+    /// without COLRv0 layers).
+    private let palette: [Color]
     /// Variants of this font made so far (see `variant(_:features:)`).
     private let variants = Locked<[Variant: Font]>([:])
 
@@ -98,6 +104,8 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
         (familyName, styleName) = harfBuzz.names()
         unitsPerEm = Int(harfBuzz.unitsPerEm)
         isColor = !face.isScalable && face.strikePixelSize > 0
+        hasColorLayers = harfBuzz.hasColorLayers
+        palette = hasColorLayers ? harfBuzz.paletteColors(0) : []
         isBold = face.isBold
         isItalic = face.isItalic
         features = []
@@ -116,6 +124,8 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
         styleName = font.styleName
         unitsPerEm = font.unitsPerEm
         isColor = font.isColor
+        hasColorLayers = font.hasColorLayers
+        palette = font.palette
         isBold = font.isBold
         isItalic = font.isItalic
         features = variant.features
@@ -187,6 +197,35 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
 
     /// True when the font's character map has a glyph for the scalar.
     public func covers(_ scalar: Unicode.Scalar) -> Bool { harfBuzz.glyph(for: scalar.value) != nil }
+
+    /// A glyph's COLRv0 color layers in the order they are painted, bottom first: each an
+    /// ordinary glyph of this font and its color from the font's palette 0 (`CPAL`), or nil
+    /// for the text's foreground ink (palette entry 0xFFFF), as the OpenType `COLR` table
+    /// version 0 defines them.
+    ///
+    /// Safe from any thread; each call reads the `COLR` table (a binary search for the
+    /// glyph), the palette was read when the font loaded.
+    ///
+    /// - Returns: nil when the glyph has no layers (draw it as it is), and when a layer names
+    ///   a palette entry the palette does not have (a damaged font: FreeType refuses such a
+    ///   glyph too).
+    public func colorLayers(of glyph: UInt32) -> [ColorLayer]? {
+        guard hasColorLayers else { return nil }
+        let records = harfBuzz.colorLayers(glyph)
+        guard !records.isEmpty else { return nil }
+        var layers: [ColorLayer] = []
+        layers.reserveCapacity(records.count)
+        for record in records {
+            if record.paletteIndex == ColorLayer.foregroundIndex {
+                layers.append(ColorLayer(glyph: record.glyph, color: nil))
+            } else if record.paletteIndex < palette.count {
+                layers.append(ColorLayer(glyph: record.glyph, color: palette[record.paletteIndex]))
+            } else {
+                return nil
+            }
+        }
+        return layers
+    }
 
     /// Runs `body` with this font's FreeType face, under its lock (an `FT_Face` is used by
     /// one thread at a time).

@@ -121,6 +121,42 @@ final class HarfBuzzFont: @unchecked Sendable {
         return (underlineTop - underlineThickness / 2, underlineThickness, strikeoutTop - strikeoutThickness / 2, strikeoutThickness)
     }
 
+    /// True when the face has COLRv0 color glyphs: a `COLR` table with layers.
+    var hasColorLayers: Bool { hb_ot_color_has_layers(face) != 0 }
+
+    /// A glyph's COLRv0 layers in the order they are painted, bottom first: each layer's
+    /// glyph and its `CPAL` palette entry (0xFFFF: the text's foreground color); empty when
+    /// the glyph has none.
+    ///
+    /// Safe from any thread: the face is immutable and HarfBuzz loads its tables lazily
+    /// with atomic operations.
+    func colorLayers(_ glyph: UInt32) -> [(glyph: UInt32, paletteIndex: Int)] {
+        let total = hb_ot_color_glyph_get_layers(face, glyph, 0, nil, nil)
+        guard total > 0 else { return [] }
+        var count = total
+        var layers = [hb_ot_color_layer_t](repeating: hb_ot_color_layer_t(), count: Int(total))
+        hb_ot_color_glyph_get_layers(face, glyph, 0, &count, &layers)
+        return layers.prefix(Int(count)).map { ($0.glyph, Int($0.color_index)) }
+    }
+
+    /// The colors of one `CPAL` palette, in entry order; empty when the face has no such
+    /// palette.
+    ///
+    /// `hb_color_t` packs B, G, R, A from the high byte down, with straight alpha (the
+    /// `hb_color_get_*` accessors are C macros, out of Swift's reach).
+    func paletteColors(_ palette: Int) -> [Color] {
+        guard palette >= 0, palette < Int(hb_ot_color_palette_get_count(face)) else { return [] }
+        let total = hb_ot_color_palette_get_colors(face, UInt32(palette), 0, nil, nil)
+        guard total > 0 else { return [] }
+        var count = total
+        var colors = [hb_color_t](repeating: 0, count: Int(total))
+        hb_ot_color_palette_get_colors(face, UInt32(palette), 0, &count, &colors)
+        return colors.prefix(Int(count)).map { c in
+            Color(red: UInt8(truncatingIfNeeded: c >> 8), green: UInt8(truncatingIfNeeded: c >> 16),
+                  blue: UInt8(truncatingIfNeeded: c >> 24), alpha: UInt8(truncatingIfNeeded: c))
+        }
+    }
+
     /// Family and style names from the `name` table.
     func names() -> (family: String, style: String) {
         (name(hb_ot_name_id_t(HB_OT_NAME_ID_TYPOGRAPHIC_FAMILY)) ?? name(hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY)) ?? "",
