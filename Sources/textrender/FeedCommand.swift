@@ -7,7 +7,7 @@ import TextKitLiteFeed
 struct FeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
-        abstract: "Lay out and render every post of a feed: DIR/<name>.pgm (or .png) per cell (named after its id) and DIR/layouts.jsonl.",
+        abstract: "Lay out and render every post of a feed: DIR/<name>.png (or .ppm, .pgm) per cell (named after its id) and DIR/layouts.jsonl.",
         discussion: """
             Each cell: avatar and author line, body text (at most --max-lines lines, then the \
             "…全文" expand token), optional quote box, optional image grid, footer; mirrored \
@@ -40,8 +40,14 @@ struct FeedCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Pixels per point.")
     var scale: Double = 2
 
-    @Option(help: "Cell image format: pgm or png (8-bit gray).")
-    var format: ImageFormat = .pgm
+    @Option(help: "Cell image format: png (color: RGB), ppm (color) or pgm (8-bit gray). Default: png, or pgm with --gray.")
+    var format: ImageFormat?
+
+    @Option(help: "Cell colors: light (dark text on white, blue links), dark, or gray (gray levels, URLs underlined: the --gray default).")
+    var theme: String?
+
+    @Flag(help: "Draw 8-bit gray cells (PGM by default, in the gray theme unless --theme is given): the output of gray-only versions.")
+    var gray = false
 
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse cell images larger than this many pixels (the post is reported and skipped).")
     var maxPixels: Int = RenderOptions.defaultMaxPixels
@@ -50,6 +56,7 @@ struct FeedCommand: ParsableCommand {
     var direction: ParagraphDirection = .auto
 
     func validate() throws {
+        _ = try cellTheme()
         guard scale.isFinite, scale > 0, scale <= 100 else { throw ValidationError("invalid --scale \(scale): must be in (0, 100]") }
         guard maxPixels > 0 else { throw ValidationError("invalid --max-pixels \(maxPixels): must be positive") }
         try feed.validateCellWidth()
@@ -58,8 +65,21 @@ struct FeedCommand: ParsableCommand {
         }
     }
 
+    /// The cells' theme: --theme, else gray with --gray, else light.
+    func cellTheme() throws -> FeedTheme {
+        guard let theme else { return gray ? .gray : .light }
+        guard let named = FeedTheme(named: theme) else {
+            throw ValidationError("invalid --theme \(theme): use \(FeedTheme.named.map(\.name).joined(separator: ", "))")
+        }
+        return named
+    }
+
+    /// The image format: --format, else png in color and pgm with --gray.
+    var imageFormat: ImageFormat { format ?? (gray ? .pgm : .png) }
+
     func run() throws {
-        let precomputer = try feed.streamingPrecomputer(direction: direction)
+        let theme = try cellTheme()
+        let precomputer = try feed.streamingPrecomputer(direction: direction, theme: theme)
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         let output = try FeedOutput(path: out)
@@ -76,8 +96,10 @@ struct FeedCommand: ParsableCommand {
     private func render(_ reader: FeedReader, with precomputer: FeedPrecomputer, into output: FeedOutput) throws {
         let layouts = try output.createTemporaryFile(beside: output.layoutsPath)
         var writer = JSONLinesWriter(file: FileHandle(fileDescriptor: layouts.descriptor, closeOnDealloc: true), name: output.layoutsPath)
-        let drawer = CellDrawer(precomputer: precomputer, renderer: CellRenderer(), options: RenderOptions(scale: scale, maxPixels: maxPixels),
-                                width: feed.width, format: format, output: output)
+        let pixelFormat: PixelFormat = gray || imageFormat == .pgm ? .gray8 : .rgba8
+        let options = RenderOptions(scale: scale, format: pixelFormat, background: precomputer.style.theme.background, maxPixels: maxPixels)
+        let drawer = CellDrawer(precomputer: precomputer, renderer: CellRenderer(), options: options,
+                                width: feed.width, format: imageFormat, output: output)
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)
         var names = FileNames()

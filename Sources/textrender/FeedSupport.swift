@@ -71,11 +71,13 @@ struct FeedOptions: ParsableArguments {
     /// measured) once at one width, so the shaped-text cache (relayout at other widths) is
     /// kept tiny and the height cache only catches posts repeated in the stream; the
     /// shaped-word cache is what pays off. Peak memory stays flat however long the feed.
-    /// `direction` is the cells' (`FeedCellStyle.direction`): it moves frames, never heights.
-    func streamingPrecomputer(direction: ParagraphDirection = .auto) throws -> FeedPrecomputer {
+    /// `direction` is the cells' (`FeedCellStyle.direction`): it moves frames, never heights;
+    /// `theme` their colors, which change no frame.
+    func streamingPrecomputer(direction: ParagraphDirection = .auto, theme: FeedTheme = .light) throws -> FeedPrecomputer {
         let engine = TextEngine(fonts: try fontOptions.chain(), shapeCache: ShapeCache(maxEntries: 100_000, maxBytes: 32 << 20))
         var style = cellStyle()
         style.direction = direction
+        style.theme = theme
         return FeedPrecomputer(engine: engine, style: style,
                                heightCache: HeightCache(maxEntries: 10_000, maxBytes: 16 << 20), shapedTextLimit: 64,
                                emoticons: try emoticonTable(emoticons, bundledByDefault: true))

@@ -8,14 +8,18 @@ extension TextAlignment: ExpressibleByArgument {}
 extension ImageFormat: ExpressibleByArgument {}
 extension TruncationMode: ExpressibleByArgument {}
 extension ParagraphDirection: ExpressibleByArgument {}
+extension Color: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Lay out a text and render it to a PGM or PNG image (or print its layout as JSON).",
+        abstract: "Lay out a text and render it to a PNG, PPM or PGM image (or print its layout as JSON).",
         discussion: """
             The text comes from the argument, --file, or standard input. Examples:
-              textrender render "Hello, 世界 👋 مرحبا" --width 200 --scale 2 --output hello.pgm
+              textrender render "Hello, 世界 👋 مرحبا" --width 200 --scale 2 --output hello.png
+              textrender render "Night mode" --color '#f7f9f9' --background '#15202b' --output night.png
               textrender render --file post.txt --max-lines 3 --truncation-token "…全文" --json
               textrender render "hi @bob, see #swift" --highlight --hit 30,10
             """)
@@ -67,17 +71,30 @@ struct RenderCommand: ParsableCommand {
     var scale: Double = 1
 
     @Option(name: .customLong("output"), help: ArgumentHelp(
-        "Write the image to this file: FILE.pgm or FILE.png (8-bit gray), or '-' for standard output with --format.",
+        "Write the image to this file: FILE.png (color: RGB, or RGBA when not opaque; 8-bit gray with --gray), FILE.ppm (color) or FILE.pgm (8-bit gray), or '-' for standard output with --format.",
         valueName: "file"))
     var output: String?
 
-    @Option(help: "Image format: pgm or png (default: from the --output file name).")
+    @Option(help: "Image format: png, ppm or pgm (default: from the --output file name).")
     var format: ImageFormat?
+
+    @Flag(help: "Draw in 8-bit gray (colors as their gray levels): a gray PNG, as PGM always is.")
+    var gray = false
+
+    @Option(help: ArgumentHelp("The text's color: #RGB, #RRGGBB, #RRGGBBAA or a CSS color name (default black).", valueName: "color"))
+    var color: String?
+
+    @Option(help: ArgumentHelp("The image's background color, in the same forms; 'transparent' for none (default white).", valueName: "color"))
+    var background: String?
+
+    @Option(name: .customLong("link-color"), help: ArgumentHelp(
+        "The color of highlights (--highlight): in the same forms (default #1d9bf0; gray 70 with --gray).", valueName: "color"))
+    var linkColor: String?
 
     @Flag(help: "Print the layout (lines, ranges, size, highlights) as JSON on standard output.")
     var json = false
 
-    @Flag(help: "Highlight @mentions, #topics#, #hashtags and URLs (ink 70), as the feed does.")
+    @Flag(help: "Highlight @mentions, #topics#, #hashtags and URLs in the link color, as the feed does.")
     var highlight = false
 
     @Option(name: .customLong("hit"), parsing: .unconditional, help: ArgumentHelp(
@@ -111,6 +128,9 @@ struct RenderCommand: ParsableCommand {
         }
         _ = try lineHeightMode()
         _ = try hitPoint()
+        for (name, value) in [("--color", color), ("--background", background), ("--link-color", linkColor)] {
+            _ = try Self.color(value, option: name)
+        }
         if hit != nil, json { throw ValidationError("--hit and --json both print to standard output: give one") }
         try validateMaxLines(maxLines)
         if let cancelAfterLines {
@@ -140,16 +160,23 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
+    /// A color option's value, or nil when not given.
+    static func color(_ value: String?, option: String) throws -> Color? {
+        guard let value else { return nil }
+        guard let color = Color(value) else { throw ValidationError("invalid \(option) \"\(value)\": \(Color.syntaxReason)") }
+        return color
+    }
+
     /// The image format: --format, else the --output file name's extension.
     func imageFormat() throws -> ImageFormat? {
         guard let output else { return format }
         if output == "-" {
-            guard let format else { throw ValidationError("--output - needs --format pgm or png") }
+            guard let format else { throw ValidationError("--output - needs --format png, ppm or pgm") }
             return format
         }
         let named = ImageFormat(path: output)
         guard let chosen = format ?? named else {
-            throw ValidationError("--output \(output): the file name must end in .pgm or .png (or give --format)")
+            throw ValidationError("--output \(output): the file name must end in .png, .ppm or .pgm (or give --format)")
         }
         if let named, named != chosen {
             throw ValidationError("--output \(output) names a .\(named.fileExtension) file but --format is \(chosen.rawValue)")
@@ -197,7 +224,7 @@ struct RenderCommand: ParsableCommand {
         // After the text, fonts and options are checked, so a bad value is reported first.
         if output == nil, !json, hit == nil {
             // A usage error of this subcommand (thrown from run(), ValidationError would show the top-level usage).
-            try Output.standardError("Error: nothing to do: give --output FILE.pgm|FILE.png, --json or --hit X,Y\n"
+            try Output.standardError("Error: nothing to do: give --output FILE.png|FILE.ppm|FILE.pgm, --json or --hit X,Y\n"
                                      + "Usage: textrender \(Self.usageString())\n  See 'textrender render --help' for more information.\n")
             throw ExitCode.validationFailure
         }
@@ -212,7 +239,7 @@ struct RenderCommand: ParsableCommand {
                     guard let drawn = outcome.bitmap else { throw CLIError("render cancelled") }
                     bitmap = drawn
                 }
-                let format = try imageFormat() ?? .pgm
+                let format = try imageFormat() ?? .png
                 if output == "-" {
                     try bitmap.write(toDescriptor: STDOUT_FILENO, path: "standard output", format: format)
                 } else {
@@ -250,6 +277,11 @@ struct RenderCommand: ParsableCommand {
         settings.debug = debug
         settings.maxPixels = maxPixels
         settings.inkOverflow = exactBox ? .clip : .include
+        let pgm = try imageFormat() == .pgm
+        settings.format = gray || pgm ? .gray8 : .rgba8
+        settings.color = try Self.color(color, option: "--color") ?? .black
+        settings.background = try Self.color(background, option: "--background") ?? .white
+        settings.linkColor = try Self.color(linkColor, option: "--link-color")
         return settings
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TextKitLite
 @testable import TextKitLiteFeed
@@ -39,9 +40,10 @@ import Testing
     }
 
     /// Gray ink on an RGBA bitmap gives, in each color channel, exactly the gray bitmap's
-    /// level: one rule for both formats, and gray output as it always was.
+    /// level: one rule for both formats, and gray output as it always was (color glyphs
+    /// aside: an RGBA bitmap draws them in color).
     @Test func grayInkInRGBAEqualsTheGrayBitmap() throws {
-        let layout = try Fixtures.layout("Gray text, 灰色文字 and 🎉 emoji, underlined.", size: 15, LayoutOptions(width: 200))
+        let layout = try Fixtures.layout("Gray text, 灰色文字 and عربي, in several lines.", size: 15, LayoutOptions(width: 200))
         let gray = try #require(TextRenderer().render(layout, options: RenderOptions(scale: 2)).bitmap)
         let rgba = try #require(TextRenderer().render(layout, options: RenderOptions(scale: 2, format: .rgba8)).bitmap)
         #expect(rgba.format == .rgba8 && rgba.width == gray.width && rgba.height == gray.height)
@@ -152,6 +154,51 @@ import Testing
         let background = FeedTheme.dark.background
         #expect(darkBitmap.pixel(x: 0, y: 0) == (background.red, background.green, background.blue, 255))
         #expect(lightBitmap.pixel(x: 0, y: 0) == (255, 255, 255, 255))
+    }
+
+    /// A COLRv0 glyph is drawn as its layers, bottom first, each in its palette color (the
+    /// foreground layer in the run's ink) on an RGBA bitmap; a gray bitmap draws its own
+    /// outline in the ink, as before colors.
+    @Test func colrLayersInTheirPaletteColorsAndOrder() throws {
+        let font = try Font.load(path: Fixtures.testsDirectory.appendingPathComponent("Fixtures/ColorLayers.ttf").path)
+        let ink = Color(red: 200, green: 0, blue: 200)
+        let text = AttributedText("\u{E000}", style: TextStyle(font: .font(font), size: 100, ink: ink))
+        let layout = try Fixtures.engine.layout(text, options: LayoutOptions())
+        let outcome = try TextRenderer().render(layout, options: RenderOptions(format: .rgba8, inkOverflow: .clip))
+        let bitmap = try #require(outcome.bitmap)
+        let baseline = Int(layout.lines[0].baseline.rounded()), pen = Double(layout.lines[0].runs[0].positions[0].x)
+        // A point in font units (1000 per em at 100 px: a tenth of a pixel each).
+        func pixel(_ x: Double, _ y: Double) -> (UInt8, UInt8, UInt8, UInt8) {
+            bitmap.pixel(x: Int((pen + x / 10).rounded(.down)), y: baseline - Int((y / 10).rounded(.up)))
+        }
+        #expect(pixel(150, 50) == (0xe0, 0x30, 0x1a, 255))  // the big square only: red
+        #expect(pixel(300, 200) == (0x20, 0xa0, 0x40, 255))  // the middle one over it: green
+        #expect(pixel(430, 330) == (24, 104, 128, 255))  // half-transparent blue over the green
+        #expect(pixel(500, 400) == (200, 0, 200, 255))  // the foreground dot: the ink
+        let gray = try #require(TextRenderer().render(layout, options: RenderOptions(inkOverflow: .clip)).bitmap)
+        #expect(gray[Int(pen) + 15, baseline - 5] == ink.grayLevel && gray[Int(pen) + 50, baseline - 40] == ink.grayLevel)
+    }
+
+    /// A color emoji is drawn in color at every size: 👍's inked pixels are clearly more
+    /// red than blue, none is clipped.
+    @Test(arguments: [12.0, 15, 17, 40])
+    func colorEmojiAtSizes(_ size: Double) throws {
+        let layout = try Fixtures.layout("👍", size: size)
+        let outcome = try TextRenderer().render(layout, options: RenderOptions(scale: 2, format: .rgba8, background: .transparent))
+        let bitmap = try #require(outcome.bitmap)
+        var red = 0, blue = 0, inked = 0
+        for y in 0..<bitmap.height {
+            for x in 0..<bitmap.width {
+                let p = bitmap.pixel(x: x, y: y)
+                guard p.alpha > 128 else { continue }
+                (red, blue, inked) = (red + Int(p.red), blue + Int(p.blue), inked + 1)
+                #expect(p.red <= p.alpha && p.green <= p.alpha && p.blue <= p.alpha)
+            }
+        }
+        #expect(inked > Int(size * size))
+        #expect(Double(red) / Double(inked) > Double(blue) / Double(inked) + 60)
+        // The edges of the bitmap are clear: nothing was cut (the bitmap grows to the ink).
+        for x in 0..<bitmap.width { #expect(bitmap.pixel(x: x, y: 0).alpha < 255 && bitmap.pixel(x: x, y: bitmap.height - 1).alpha < 255) }
     }
 
     /// Fills and strokes blend translucent colors over what is there, and replace with opaque ones.

@@ -103,20 +103,27 @@ enum TextRenderTool {
         #expect(try width(prefix + "/bin/textrender") > width(TextRenderTool.path))
     }
 
+    /// PNG is color by default (RGB when opaque), gray with --gray; PGM is gray. Black text
+    /// on white draws the same levels in all three.
     @Test func renderWritesAPNGThatDecodesToTheSamePixels() throws {
         let png = Fixtures.temporaryPath("hello.png"), pgm = Fixtures.temporaryPath("hello.pgm")
-        for path in [png, pgm] {
-            let result = try TextRenderTool.run(["render", "Hello 世界 [微笑]", "--width", "160", "--scale", "2", "--output", path])
+        let grayPNG = Fixtures.temporaryPath("hello-gray.png"), ppm = Fixtures.temporaryPath("hello.ppm")
+        for (path, extra) in [(png, []), (pgm, []), (grayPNG, ["--gray"]), (ppm, [])] {
+            let result = try TextRenderTool.run(["render", "Hello 世界 [微笑]", "--width", "160", "--scale", "2", "--output", path] + extra)
             #expect(result.status == 0, "\(result.stderr)")
         }
-        let decoded = try GrayImage(pngFile: png)
         let reference = try Bitmap(pgm: Array(Data(contentsOf: URL(fileURLWithPath: pgm))))
-        #expect(decoded.width == reference.width && decoded.height == reference.height)
-        #expect(decoded.gray == reference.pixels && decoded.isOpaque)
+        let gray = try GrayImage(pngFile: grayPNG)
+        #expect(gray.width == reference.width && gray.height == reference.height)
+        #expect(gray.gray == reference.pixels && gray.isOpaque && !gray.isColor)
+        let color = try GrayImage(pngFile: png)
+        #expect(color.isColor && color.isOpaque && color.rgb == reference.pixels.flatMap { [$0, $0, $0] })
+        let ppmBytes = try Array(Data(contentsOf: URL(fileURLWithPath: ppm)))
+        #expect(ColorEncoding.rgb(ppm: ppmBytes)?.rgb == color.rgb)
         // Standard output, with the format named.
         let piped = try TextRenderTool.run(["render", "x", "--output", "-", "--format", "pgm"])
         #expect(piped.status == 0 && piped.stdout.hasPrefix("P5\n"))
-        for (arguments, message) in [(["--output", "x.txt"], "must end in .pgm or .png"), (["--output", "-"], "--output - needs --format"),
+        for (arguments, message) in [(["--output", "x.txt"], "must end in .png, .ppm or .pgm"), (["--output", "-"], "--output - needs --format"),
                                      (["--output", "x.png", "--format", "pgm"], "names a .png file but --format is pgm"),
                                      (["--output", "-", "--format", "png", "--json"], "both print to standard output")] {
             let result = try TextRenderTool.run(["render", "x"] + arguments)

@@ -130,19 +130,32 @@ public struct RenderSettings: Sendable, Hashable {
     public var maxPixels = RenderOptions.defaultMaxPixels
     /// Ink past the layout box: drawn (the image grows) or cut.
     public var inkOverflow: InkOverflow = .include
+    /// The bitmap's pixel format: premultiplied RGBA (color) by default, or 8-bit gray.
+    public var format: PixelFormat = .rgba8
+    /// The text's color.
+    public var color: Color = .black
+    /// The image's background.
+    public var background: Color = .white
+    /// The highlights' color (with `highlight`); nil for the default: `defaultLinkColor` in
+    /// color, gray 70 (the gray feed's link ink) on a gray bitmap.
+    public var linkColor: Color?
+
+    /// The highlights' color unless told otherwise: a feed app's link blue.
+    public static let defaultLinkColor = Color(red: 0x1d, green: 0x9b, blue: 0xf0)
 
     public init() {}
 
     /// The text's style.
     public var style: TextStyle {
-        TextStyle(size: fontSize, language: language, weight: weight, isItalic: italic, underline: underline,
+        TextStyle(size: fontSize, ink: color, language: language, weight: weight, isItalic: italic, underline: underline,
                   strikethrough: strikethrough, letterSpacing: letterSpacing, features: features)
     }
 
     /// The text styled (and highlighted when asked), before any emoticons are put in.
     public func attributed(_ string: String) -> AttributedText {
-        highlight ? Highlighter().attributed(string, style: style, highlightStyle: HighlightStyle())
-                  : AttributedText(string, style: style)
+        let link = linkColor ?? (format == .gray8 ? 70 : Self.defaultLinkColor)
+        return highlight ? Highlighter().attributed(string, style: style, highlightStyle: HighlightStyle(ink: link))
+                         : AttributedText(string, style: style)
     }
 
     /// The first option the library's checks refuse (`LayoutOptions.validate()`, then
@@ -174,6 +187,6 @@ public struct RenderSettings: Sendable, Hashable {
     }
 
     public var renderOptions: RenderOptions {
-        RenderOptions(scale: scale, debug: debug, maxPixels: maxPixels, inkOverflow: inkOverflow)
+        RenderOptions(scale: scale, format: format, background: background, debug: debug, maxPixels: maxPixels, inkOverflow: inkOverflow)
     }
 }

@@ -273,10 +273,15 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension GrayImage {
-    /// The straight red, green and blue of a pixel (and a zero).
+    /// The straight red, green and blue of a pixel (and a zero): its color, or its gray level
+    /// in each channel.
     @inline(__always)
     fileprivate func channels(x: Int, y: Int) -> SIMD4<Int> {
-        let level = Int(gray[y * width + x])
-        return SIMD4(level, level, level, 0)
+        let i = y * width + x
+        guard let rgb else {
+            let level = Int(gray[i])
+            return SIMD4(level, level, level, 0)
+        }
+        return SIMD4(Int(rgb[3 * i]), Int(rgb[3 * i + 1]), Int(rgb[3 * i + 2]), 0)
     }
 }

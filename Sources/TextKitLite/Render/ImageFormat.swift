@@ -1,6 +1,7 @@
-/// The file formats a `Bitmap` is written in: binary PGM (P5) and 8-bit gray PNG (libpng).
+/// The file formats a `Bitmap` is written in: binary PGM (P5, gray), binary PPM (P6, RGB)
+/// and PNG (libpng: gray, RGB or RGBA as the bitmap is).
 public enum ImageFormat: String, Sendable, CaseIterable {
-    case pgm, png
+    case pgm, ppm, png
 
     /// The format a file name's extension names (case-insensitively), if any.
     public init?(path: String) {

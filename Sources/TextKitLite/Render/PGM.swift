@@ -1,9 +1,32 @@
 import Foundation
 
 extension Bitmap {
-    /// The image as binary PGM (P5, maxval 255).
+    /// The image as binary PGM (P5, maxval 255): a gray bitmap's pixels, an RGBA bitmap's
+    /// gray levels (`grayPixels`).
     public func pgmData() -> [UInt8] {
-        Array("P5\n\(width) \(height)\n255\n".utf8) + pixels
+        Array("P5\n\(width) \(height)\n255\n".utf8) + grayPixels
+    }
+
+    /// The gray level of each pixel, row by row: a gray bitmap's pixels as they are; an RGBA
+    /// bitmap's Rec. 601 luma over white (`Color.grayLevel`, as a gray bitmap draws colors).
+    ///
+    /// - Complexity: O(pixels).
+    public var grayPixels: [UInt8] {
+        guard format == .rgba8 else { return pixels }
+        return stride(from: 0, to: pixels.count, by: 4).map { i in
+            // Premultiplied over white: c + (255 − a), then luma.
+            let white = 255 - pixels[i + 3]
+            return Color(red: pixels[i] &+ white, green: pixels[i + 1] &+ white, blue: pixels[i + 2] &+ white).grayLevel
+        }
+    }
+
+    /// The premultiplied R, G, B, A of each pixel, row by row: an RGBA bitmap's pixels as
+    /// they are, a gray bitmap's level in each color channel, opaque.
+    ///
+    /// - Complexity: O(pixels).
+    public var premultipliedRGBA: [UInt8] {
+        guard format == .gray8 else { return pixels }
+        return pixels.flatMap { [$0, $0, $0, 255] }
     }
 
     /// Reads a binary PGM (P5, maxval 255) image.
@@ -46,7 +69,7 @@ extension Bitmap {
         try write(to: path, format: .pgm)
     }
 
-    /// Writes the image as a PGM or an 8-bit gray PNG file, atomically (as `writePGM(to:)`).
+    /// Writes the image as a PGM, PPM or PNG file, atomically (as `writePGM(to:)`).
     /// A symbolic link is written through: its target is replaced, the link stays. A device,
     /// FIFO or socket is written in place, as `cp` writes it (never replaced by a regular
     /// file); a FIFO that no process reads is an error, not a wait.
@@ -115,11 +138,22 @@ extension Bitmap {
         try write(toDescriptor: descriptor, path: path, format: .pgm)
     }
 
-    /// The image as an 8-bit gray PNG file's bytes.
+    /// The image as a PNG file's bytes: 8-bit gray for a gray bitmap; for an RGBA bitmap,
+    /// RGB when every pixel is opaque, else RGBA (straight alpha, as PNG stores it).
     ///
     /// - Throws: `ImageError` from the encoder (a PNG of zero pixels).
     public func pngData() throws(ImageError) -> [UInt8] {
-        try GrayImage(width: width, height: height, gray: pixels).pngData()
+        switch format {
+        case .gray8: try GrayImage(width: width, height: height, gray: pixels).pngData()
+        case .rgba8: try ColorEncoding.pngData(premultipliedRGBA: pixels, width: width, height: height)
+        }
+    }
+
+    /// The image as binary PPM (P6, maxval 255): each pixel's R, G, B as they are (a gray
+    /// level in each for a gray bitmap). PPM has no alpha: an opaque bitmap is written
+    /// exactly, a translucent pixel as if drawn over black.
+    public func ppmData() -> [UInt8] {
+        ColorEncoding.ppmData(premultipliedRGBA: premultipliedRGBA, width: width, height: height)
     }
 
     /// Writes the image in a format to an open file descriptor (left open).
@@ -127,12 +161,13 @@ extension Bitmap {
     /// - Parameters:
     ///   - descriptor: an open file descriptor to write to.
     ///   - path: names the file in errors.
-    ///   - format: PGM or PNG.
+    ///   - format: PGM (gray levels), PPM or PNG.
     /// - Throws: `RenderError.cannotWrite` with the system's reason, `.cannotEncode`.
     public func write(toDescriptor descriptor: Int32, path: String, format: ImageFormat) throws(RenderError) {
         let parts: [[UInt8]]
         switch format {
-        case .pgm: parts = [Array("P5\n\(width) \(height)\n255\n".utf8), pixels]  // the raster as it is
+        case .pgm: parts = [Array("P5\n\(width) \(height)\n255\n".utf8), grayPixels]  // a gray raster as it is
+        case .ppm: parts = [ppmData()]
         case .png:
             do {
                 parts = [try pngData()]

@@ -100,19 +100,27 @@ public struct TextRenderer: Sendable {
             let baseline = (line.baseline * scale).rounded()
             for run in line.runs {
                 let pixelSize = run.fontSize * scale
-                for (glyph, position) in zip(run.glyphs, run.positions) {
-                    guard let pen = Self.pen(position, x: 0, baseline: baseline, scale: scale) else { continue }
+                /// Grows the frame to a glyph's mask at `pen`, unless its ink lies well inside.
+                func include(_ glyph: UInt32, at position: GlyphPosition, pen: (x: Int, phase: Int, y: Int)) {
                     if let ink = run.font.inkBox(glyph: glyph, size: run.fontSize) {
                         let left = (Double(position.x) + ink.x) * scale, right = left + ink.width * scale
                         let top = Double(pen.y) + ink.y * scale, bottom = top + ink.height * scale
-                        if left >= inside.minX, top >= inside.minY, right <= inside.maxX, bottom <= inside.maxY { continue }
+                        if left >= inside.minX, top >= inside.minY, right <= inside.maxX, bottom <= inside.maxY { return }
                     }
                     let image = glyphCache.image(font: run.font, glyph: glyph, pixelSize: pixelSize, phase: pen.phase)
                     let x = pen.x + image.left, y = pen.y - image.top
                     // Only the covered pixels count: a mask may have blank edges.
                     guard x < frame.minX || y < frame.minY || x + image.width > frame.maxX || y + image.height > frame.maxY,
-                          let covered = image.coveredRect() else { continue }
+                          let covered = image.coveredRect() else { return }
                     frame.include(x: x + covered.x, y: y + covered.y, width: covered.width, height: covered.height)
+                }
+                for (glyph, position) in zip(run.glyphs, run.positions) {
+                    guard let pen = Self.pen(position, x: 0, baseline: baseline, scale: scale) else { continue }
+                    if let layers = Self.colorLayers(run.font, glyph, format: options.format) {
+                        for layer in layers { include(layer.glyph, at: position, pen: pen) }
+                    } else {
+                        include(glyph, at: position, pen: pen)
+                    }
                 }
             }
             for kind in [Decorations.Kind.underline, .strikethrough] {
@@ -206,6 +214,15 @@ public struct TextRenderer: Sendable {
                     let glyphs = runs[run].glyphs, positions = runs[run].positions
                     for index in 0..<min(glyphs.count, positions.count) {
                         guard let pen = Self.pen(positions[index], x: originX, baseline: baseline, scale: scale) else { continue }
+                        if let layers = Self.colorLayers(font, glyphs[index], format: format) {
+                            for layer in layers {
+                                let glyph = glyphCache.glyph(font: font, glyph: layer.glyph, pixelSize: pixelSize, phase: pen.phase)
+                                guard glyph.image.width > 0 else { continue }
+                                Self.blit(glyph, into: canvas, x: pen.x + glyph.image.left + shiftX, y: pen.y - glyph.image.top + shiftY,
+                                          ink: layer.color ?? ink)
+                            }
+                            continue
+                        }
                         let glyph = glyphCache.glyph(font: font, glyph: glyphs[index], pixelSize: pixelSize, phase: pen.phase)
                         guard glyph.image.width > 0 else { continue }
                         Self.blit(glyph, into: canvas, x: pen.x + glyph.image.left + shiftX, y: pen.y - glyph.image.top + shiftY, ink: ink)
@@ -213,6 +230,14 @@ public struct TextRenderer: Sendable {
                 }
             }
         }
+    }
+
+    /// The COLRv0 layers a glyph is drawn as on a bitmap of `format`, bottom first (each an
+    /// outline glyph in its palette color, or the run's ink), or nil: a gray bitmap draws the
+    /// glyph itself in the ink, as before colors.
+    @inline(__always)
+    static func colorLayers(_ font: Font, _ glyph: UInt32, format: PixelFormat) -> [ColorLayer]? {
+        format == .rgba8 && font.hasColorLayers ? font.colorLayers(of: glyph) : nil
     }
 
     /// A bitmap's pixels, taken for drawing glyphs into.
@@ -313,7 +338,7 @@ public struct TextRenderer: Sendable {
     }
 
     /// Composites a glyph over an RGBA bitmap's pixels, clipped: a color glyph's
-    /// premultiplied pixels over them (its luminance as gray when it has no color plane), a
+    /// premultiplied pixels over them (its luminance as gray should it have no color plane), a
     /// mask's coverage (times the ink's alpha) moving each channel toward the ink's.
     static func blitRGBA(_ image: GlyphImage, into canvas: Canvas, x: Int, y: Int, ink: Color) {
         let x0 = max(0, x), y0 = max(0, y)
@@ -322,7 +347,21 @@ public struct TextRenderer: Sendable {
         let count = x1 - x0, width = canvas.width
         image.coverage.withUnsafeBufferPointer { coverage in
             guard let coverageBase = coverage.baseAddress else { return }
-            if let luminance = image.luminance {
+            if let color = image.color {
+                color.withUnsafeBytes { color in
+                    guard let colorBase = color.baseAddress else { return }
+                    for row in y0..<y1 {
+                        let source = colorBase + ((row - y) * image.width + (x0 - x)) * 4
+                        let d = base + (row * width + x0) * 4
+                        for k in 0..<count {
+                            let pixel = SIMD4<UInt32>(truncatingIfNeeded: source.loadUnaligned(fromByteOffset: 4 * k, as: SIMD4<UInt8>.self))
+                            guard pixel[3] != 0 else { continue }
+                            let address = d + 4 * k
+                            address.storePixel(Blend.over(address.loadPixel(), premultiplied: pixel))
+                        }
+                    }
+                }
+            } else if let luminance = image.luminance {
                 luminance.withUnsafeBufferPointer { lum in
                     guard let lumBase = lum.baseAddress else { return }
                     for row in y0..<y1 {
