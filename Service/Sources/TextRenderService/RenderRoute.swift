@@ -11,11 +11,14 @@ struct RenderRequest: Decodable, Sendable {
     var settings = RenderSettings()
     /// Put the server's emoticon table's images in place of their codes.
     var emoticons = false
+    /// Whether the body gave `maxPixels` (else the server's limit applies).
+    var givesMaxPixels = false
 
     static let fields = [
         "text", "width", "fontSize", "lineSpacing", "weight", "italic", "underline", "strikethrough", "letterSpacing",
         "features", "maxLines", "truncationToken", "truncation", "align", "direction", "lineHeight",
         "lineHeightMultiple", "inset", "highlight", "emoticons", "scale", "debug", "maxPixels", "lang", "exactBox",
+        "color", "background", "linkColor", "gray",
     ]
 
     private struct Key: CodingKey {
@@ -92,11 +95,22 @@ struct RenderRequest: Decodable, Sendable {
         settings.inset = try value("inset") ?? settings.inset
         settings.scale = try value("scale") ?? settings.scale
         settings.maxPixels = try value("maxPixels") ?? settings.maxPixels
+        givesMaxPixels = fields.contains(Key("maxPixels"))
         if let language: String = try value("lang") {
             if let reason = OptionRules.language(language) { throw invalid("lang", "\"\(language)\"", reason) }
             settings.language = language
         }
         settings.inkOverflow = try value("exactBox") ?? false ? .clip : .include
+        /// A color field: a string in the CLI's color forms.
+        func color(_ name: String) throws -> Color? {
+            guard let text: String = try value(name) else { return nil }
+            guard let parsed = Color(text) else { throw invalid(name, "\"\(text)\"", Color.syntaxReason) }
+            return parsed
+        }
+        settings.color = try color("color") ?? settings.color
+        settings.background = try color("background") ?? settings.background
+        settings.linkColor = try color("linkColor")
+        settings.format = try value("gray") ?? false ? .gray8 : .rgba8
         emoticons = try value("emoticons") ?? false
         // The layout and drawing options through the library's own checks, named by field.
         if let refusal = settings.refusal {
@@ -172,8 +186,10 @@ extension TextService {
         } catch let error as ServiceError where error.status == .contentTooLarge {
             throw await refusal(tooLarge, of: request, reader: reader)
         }
-        let job = try RenderRequest.decode(body)
+        var decoded = try RenderRequest.decode(body)
         let serverLimit = configuration.maxPixels
+        if !decoded.givesMaxPixels { decoded.settings.maxPixels = serverLimit }
+        let job = decoded
         guard job.settings.maxPixels > 0, job.settings.maxPixels <= serverLimit else {
             throw ServiceError.badRequest("invalid \"maxPixels\" \(job.settings.maxPixels): must be from 1 to \(serverLimit) (the server's --max-pixels)")
         }

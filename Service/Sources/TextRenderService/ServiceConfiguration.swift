@@ -10,7 +10,7 @@ public struct ServiceConfiguration: Sendable {
     public var maxBodyBytes = 16 << 20
     /// The largest `POST /render` body (its text and options) accepted; a larger one gets
     /// 413. A layout holds about 300 bytes a line and 90 a character of its text, so this
-    /// bounds what one render can hold besides its bitmap (`maxPixels` bytes).
+    /// bounds what one render can hold besides its bitmap (`maxPixels` × 4 bytes in color).
     public var maxRenderBytes = 256 << 10
     /// The longest wait for the next part of a request body: 408 (or, once a `/measure`
     /// answer streams, an error line) after it.
@@ -29,7 +29,11 @@ public struct ServiceConfiguration: Sendable {
     /// Worker threads that measure and render (all requests share them).
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// The largest image `POST /render` draws; a request may ask for less.
-    public var maxPixels = RenderOptions.defaultMaxPixels
+    public var maxPixels = ServiceConfiguration.defaultMaxPixels
+
+    /// The default `maxPixels`: 16 Mpx, whose RGBA bitmap (64 MB) is the size the 64 Mpx
+    /// gray limit allowed before colors.
+    public static let defaultMaxPixels = 16 << 20
     public var fonts = FontSelection()
     /// An emoticon table file, `none`, or nil for the bundled table.
     public var emoticons: String?

@@ -53,7 +53,7 @@ struct TextRenderServer: AsyncParsableCommand {
     var jobs: Int?
 
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Largest image POST /render draws (422 beyond).")
-    var maxPixels = RenderOptions.defaultMaxPixels
+    var maxPixels = ServiceConfiguration.defaultMaxPixels
 
     @Option(name: .customLong("font"), help: ArgumentHelp(
         "A font file for the fallback chain, in order, before the bundled fonts (repeatable). PATH or PATH#INDEX.", valueName: "path[#index]"))

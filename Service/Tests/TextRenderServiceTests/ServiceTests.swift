@@ -217,30 +217,32 @@ import TextRenderService
 
     /// The PNG decodes and is the one `textrender render` writes for the same options.
     @Test func renderAnswersThePNGTheCommandLineWrites() async throws {
-        let json = #"{"text":"Hello, 世界 👋 مرحبا [微笑] @bob #swift","width":200,"scale":2,"highlight":true,"emoticons":true,"maxLines":2,"align":"center"}"#
+        let json = ##"{"text":"Hello, 世界 👋 مرحبا [微笑] @bob #swift","width":200,"scale":2,"highlight":true,"emoticons":true,"maxLines":2,"align":"center","color":"#222","background":"#fffbe6","linkColor":"crimson"}"##
         let response = try await withServer { port in try await HTTP.send(port: port, "POST", "/render", body: Array(json.utf8)) }
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == "image/png")
         #expect(response.headers["textkitlite-lines"] == "2")
         let image = try GrayImage(pngData: response.body)
-        #expect(image.width == 400)
+        #expect(image.isColor && image.width == 400)
+        #expect(image.rgb.map { Array($0.prefix(3)) } == [0xff, 0xfb, 0xe6])  // the background
         #expect(image.height > 40)
         let path = NSTemporaryDirectory() + "service-render.png"
         let cli = try runTool(textrenderPath, [
             "render", "Hello, 世界 👋 مرحبا [微笑] @bob #swift", "--width", "200", "--scale", "2", "--highlight",
             "--emoticons", repositoryRoot + "/examples/emoticons/emoticons.json", "--max-lines", "2", "--align", "center", "--output", path,
+            "--color", "#222", "--background", "#fffbe6", "--link-color", "crimson",
         ])
         try #require(cli.status == 0, "\(cli.stderr)")
         #expect(Array(FileManager.default.contents(atPath: path) ?? Data()) == response.body)
     }
 
-    /// A language and the exact box, as `render --lang --exact-box` draws them.
+    /// A language and the exact box in gray, as `render --lang --exact-box --gray` draws them.
     @Test func renderTakesLanguageAndExactBox() async throws {
-        let json = #"{"text":"骨直 “引号”（《书名》）","lang":"ja","exactBox":true,"scale":2}"#
+        let json = #"{"text":"骨直 “引号”（《书名》）","lang":"ja","exactBox":true,"scale":2,"gray":true}"#
         let response = try await withServer { port in try await HTTP.send(port: port, "POST", "/render", body: Array(json.utf8)) }
         #expect(response.status == 200)
         let path = NSTemporaryDirectory() + "service-render-ja.png"
-        let cli = try runTool(textrenderPath, ["render", "骨直 “引号”（《书名》）", "--lang", "ja", "--exact-box", "--scale", "2", "--output", path])
+        let cli = try runTool(textrenderPath, ["render", "骨直 “引号”（《书名》）", "--lang", "ja", "--exact-box", "--scale", "2", "--gray", "--output", path])
         try #require(cli.status == 0, "\(cli.stderr)")
         #expect(Array(FileManager.default.contents(atPath: path) ?? Data()) == response.body)
     }
@@ -261,7 +263,8 @@ import TextRenderService
         (#"{"text":"x","lineHeight":2e7}"#, 400, #"invalid \"lineHeight\" 20000000.0: line height must be in (0, 1e6] points"#),
         (#"{"text":"x","lineHeightMultiple":0}"#, 400, #"invalid \"lineHeightMultiple\" 0.0: must be in (0, 100]"#),
         (#"{"text":"x","scale":500}"#, 400, #"invalid \"scale\" 500.0: must be in (0, 100]"#),
-        (#"{"text":"x","maxPixels":100000000}"#, 400, #"invalid \"maxPixels\" 100000000: must be from 1 to 67108864 (the server's --max-pixels)"#),
+        (#"{"text":"x","maxPixels":100000000}"#, 400, #"invalid \"maxPixels\" 100000000: must be from 1 to 16777216 (the server's --max-pixels)"#),
+        (#"{"text":"x","color":"reddish"}"#, 400, #"invalid \"color\" \"reddish\": "# + Color.syntaxReason),
         (#"{"text":"hello world","maxPixels":100}"#, 422, "bitmap of 375×20 pixels exceeds the limit of 100 pixels"),
     ])
     func badRenderRequests(body: String, status: Int, message: String) async throws {
