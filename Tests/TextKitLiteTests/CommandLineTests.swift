@@ -243,7 +243,7 @@ enum TextRenderTool {
         let directory = Fixtures.temporaryPath("feed")
         let feed = Fixtures.temporaryPath("feed.jsonl")
         _ = FileManager.default.createFile(atPath: feed, contents: Data(Self.goodAndBad.utf8))
-        let rendered = try TextRenderTool.run(["feed", feed, "--out", directory, "--scale", "1"])
+        let rendered = try TextRenderTool.run(["feed", feed, "--out", directory, "--scale", "1", "--gray"])
         #expect(rendered.status == 2)
         #expect(rendered.stderr.contains("\(feed):2: bad JSON"))
         let measured = try TextRenderTool.run(["measure", feed])
@@ -340,7 +340,7 @@ enum TextRenderTool {
         let posts = #"{"id": "l", "author": "a", "text": "hello"}"# + "\n" + #"{"id": "r", "author": "b", "text": "مرحبا بالعالم"}"# + "\n"
         func cells(_ arguments: [String]) throws -> [(avatarX: Double, height: Double)] {
             let directory = Fixtures.temporaryPath("feed-direction")
-            let result = try TextRenderTool.run(["feed", "--out", directory, "--scale", "1"] + arguments, stdin: Data(posts.utf8))
+            let result = try TextRenderTool.run(["feed", "--out", directory, "--scale", "1", "--gray"] + arguments, stdin: Data(posts.utf8))
             #expect(result.status == 0, "\(result.stderr)")
             return try String(contentsOfFile: directory + "/layouts.jsonl", encoding: .utf8).split(separator: "\n").map {
                 let record = try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
@@ -364,7 +364,7 @@ enum TextRenderTool {
             #"{"id": "h1", "author": "a", "text": "hello @bob and #话题# and #swift"}"#,
             SampleFeed.jsonLine(FeedPost(id: "h2", author: "b", text: String(repeating: "long text @someone goes on. ", count: 30))),
         ].joined(separator: "\n")
-        let result = try TextRenderTool.run(["feed", "--out", directory, "--scale", "1"], stdin: Data(posts.utf8))
+        let result = try TextRenderTool.run(["feed", "--out", directory, "--scale", "1", "--gray"], stdin: Data(posts.utf8))
         #expect(result.status == 0, "\(result.stderr)")
         let records = try String(contentsOfFile: directory + "/layouts.jsonl", encoding: .utf8).split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
@@ -430,7 +430,7 @@ enum TextRenderTool {
         let directory = Fixtures.temporaryPath("interrupted")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TextRenderTool.path)
-        process.arguments = ["feed", feed, "--out", directory, "--jobs", "2"]
+        process.arguments = ["feed", feed, "--out", directory, "--jobs", "2", "--gray"]
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Wait (without a deadline) until some images exist, then interrupt mid-run.

@@ -112,7 +112,7 @@ import Testing
         let lines = [#"{"id": "小林", "text": "one"}"#, #"{"id": "阿杰", "text": "two two"}"#, #"{"id": "x", "text": "three"}"#,
                      #"{"id": "x", "text": "\#(String(repeating: "four ", count: 80))"}"#, #"{"id": "x", "text": "five"}"#]
         let directory = Fixtures.temporaryPath("names")
-        let result = try TextRenderTool.run(["feed", "--out", directory, "--jobs", "2", "--scale", "1"],
+        let result = try TextRenderTool.run(["feed", "--gray", "--out", directory, "--jobs", "2", "--scale", "1"],
                                             stdin: Data(lines.joined(separator: "\n").utf8))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("textrender: warning: id x repeats (its first image is x.pgm); this one is x+2.pgm"))
@@ -135,7 +135,7 @@ import Testing
         // 400 posts, 4 ids: every post is recorded and drawn, under names in input order.
         let lines = (0..<400).map { #"{"id": "p\#($0 % 4)", "text": "post \#($0) \#(String(repeating: "word ", count: $0 % 7))"}"# }
         let directory = Fixtures.temporaryPath("repeats")
-        let result = try TextRenderTool.run(["feed", "--out", directory, "--jobs", "2", "--scale", "0.5"],
+        let result = try TextRenderTool.run(["feed", "--gray", "--out", directory, "--jobs", "2", "--scale", "0.5"],
                                             stdin: Data(lines.joined(separator: "\n").utf8))
         #expect(result.status == 0, "\(result.stderr)")
         let files = try String(contentsOfFile: directory + "/layouts.jsonl", encoding: .utf8).split(separator: "\n").map {
@@ -155,12 +155,12 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY)
         #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
-        let refused = try TextRenderTool.run(["feed", Self.smallFeed, "--out", directory])
+        let refused = try TextRenderTool.run(["feed", "--gray", Self.smallFeed, "--out", directory])
         #expect(refused.status == 1)
         #expect(refused.stderr == "Error: output directory \(directory) is in use: another textrender feed run is writing into it\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
         close(descriptor)
-        let free = try TextRenderTool.run(["feed", Self.smallFeed, "--out", directory, "--scale", "0.5"])
+        let free = try TextRenderTool.run(["feed", "--gray", Self.smallFeed, "--out", directory, "--scale", "0.5"])
         #expect(free.status == 0, "\(free.stderr)")
     }
 
@@ -169,14 +169,14 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: directory + "/layouts.jsonl", contents: Data("stale\n".utf8))
         // The run fails at its first image (100 KB file size limit): no layouts.jsonl at all.
-        let result = try TextRenderTool.shell(#"trap '' XFSZ; ulimit -f 200; "$T" feed "\#(Self.smallFeed)" --out "\#(directory)""#)
+        let result = try TextRenderTool.shell(#"trap '' XFSZ; ulimit -f 200; "$T" feed "\#(Self.smallFeed)" --out "\#(directory)" --gray"#)
         #expect(result.status == 1)
         #expect(!FileManager.default.fileExists(atPath: directory + "/layouts.jsonl"))
     }
 
     @Test func fullDiskStopsTheRunWithOneMessage() throws {
         let directory = Fixtures.temporaryPath("full")
-        let result = try TextRenderTool.shell(#"trap '' XFSZ; ulimit -f 200; "$T" feed "\#(Self.bigFeed)" --out "\#(directory)" --jobs 2"#)
+        let result = try TextRenderTool.shell(#"trap '' XFSZ; ulimit -f 200; "$T" feed "\#(Self.bigFeed)" --out "\#(directory)" --jobs 2 --gray"#)
         Self.expectNoTrap(result)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
@@ -204,7 +204,7 @@ import Testing
         let directory = Fixtures.temporaryPath("rename")
         try FileManager.default.createDirectory(atPath: directory + "/40.pgm/x", withIntermediateDirectories: true)
         let lines = (0..<3000).map { #"{"id": \#($0), "text": "post \#($0)"}"# }.joined(separator: "\n")
-        let result = try TextRenderTool.run(["feed", "--out", directory, "--jobs", "2", "--scale", "0.5"], stdin: Data(lines.utf8))
+        let result = try TextRenderTool.run(["feed", "--gray", "--out", directory, "--jobs", "2", "--scale", "0.5"], stdin: Data(lines.utf8))
         Self.expectNoTrap(result)
         #expect(result.status == 1)
         #expect(result.stderr == "Error: cannot write \(directory)/40.pgm: Is a directory\n", "\(result.stderr)")
@@ -243,7 +243,7 @@ import Testing
         let directory = Fixtures.temporaryPath("terminated")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TextRenderTool.path)
-        process.arguments = ["feed", Self.bigFeed, "--out", directory, "--jobs", "2"]
+        process.arguments = ["feed", "--gray", Self.bigFeed, "--out", directory, "--jobs", "2"]
         process.standardError = FileHandle.nullDevice
         try process.run()
         func images() -> Int {

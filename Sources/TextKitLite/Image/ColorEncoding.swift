@@ -19,12 +19,20 @@ enum ColorEncoding {
     static func ppmData(premultipliedRGBA: [UInt8], width: Int, height: Int) -> [UInt8] {
         precondition(width >= 0 && height >= 0 && premultipliedRGBA.count == 4 * width * height,
                      "\(premultipliedRGBA.count) bytes of RGBA for \(width)×\(height) pixels")
-        var bytes = Array("P6\n\(width) \(height)\n255\n".utf8)
-        bytes.reserveCapacity(bytes.count + 3 * width * height)
-        for index in stride(from: 0, to: premultipliedRGBA.count, by: 4) {
-            bytes.append(contentsOf: premultipliedRGBA[index..<(index + 3)])
+        let header = Array("P6\n\(width) \(height)\n255\n".utf8), count = width * height
+        return [UInt8](unsafeUninitializedCapacity: header.count + 3 * count) { bytes, initialized in
+            _ = bytes.initialize(from: header)
+            premultipliedRGBA.withUnsafeBufferPointer { rgba in
+                var out = header.count
+                for pixel in 0..<count {
+                    bytes[out] = rgba[4 * pixel]
+                    bytes[out + 1] = rgba[4 * pixel + 1]
+                    bytes[out + 2] = rgba[4 * pixel + 2]
+                    out += 3
+                }
+            }
+            initialized = header.count + 3 * count
         }
-        return bytes
     }
 
     /// Reads a binary PPM (Netpbm P6, maxval 255): its size and its R, G, B bytes, row by row.

@@ -73,8 +73,11 @@ public struct Bitmap: Sendable, Hashable {
             pixels = [UInt8](repeating: background.opaqueGrayLevel, count: count)
         case .rgba8:
             let p = background.premultiplied
+            let pixel = unsafeBitCast(SIMD4<UInt8>(p.red, p.green, p.blue, p.alpha), to: UInt32.self)  // the bytes in order
             pixels = [UInt8](unsafeUninitializedCapacity: bytes) { buffer, initialized in
-                for i in 0..<count { (buffer[4 * i], buffer[4 * i + 1], buffer[4 * i + 2], buffer[4 * i + 3]) = (p.red, p.green, p.blue, p.alpha) }
+                if let base = buffer.baseAddress {
+                    UnsafeMutableRawPointer(base).initializeMemory(as: UInt32.self, repeating: pixel, count: count)
+                }
                 initialized = bytes
             }
         }
@@ -207,16 +210,17 @@ public struct Bitmap: Sendable, Hashable {
                 }
             case .rgba8:
                 let source = Blend.rgbaSource(color), pixel = color.premultiplied
-                let packed = SIMD4<UInt8>(pixel.red, pixel.green, pixel.blue, pixel.alpha)
+                let packed = unsafeBitCast(SIMD4<UInt8>(pixel.red, pixel.green, pixel.blue, pixel.alpha), to: UInt32.self)
                 let base = UnsafeMutableRawPointer(p.baseAddress!)
                 for row in y0..<y1 {
-                    for column in x0..<x1 {
-                        let address = base + (row * width + column) * 4
-                        if opaque {
-                            address.storeBytes(of: packed, as: SIMD4<UInt8>.self)
-                        } else {
-                            address.storePixel(Blend.toward(address.loadPixel(), source, by: UInt32(color.alpha)))
-                        }
+                    let start = base + (row * width + x0) * 4
+                    if opaque {
+                        start.withMemoryRebound(to: UInt32.self, capacity: x1 - x0) { $0.update(repeating: packed, count: x1 - x0) }
+                        continue
+                    }
+                    for column in 0..<(x1 - x0) {
+                        let address = start + column * 4
+                        address.storePixel(Blend.toward(address.loadPixel(), source, by: UInt32(color.alpha)))
                     }
                 }
             }
