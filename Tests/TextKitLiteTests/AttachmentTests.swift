@@ -114,6 +114,26 @@ import Testing
         #expect(boxes?.pixels.allSatisfy { $0 == 255 } == true)
     }
 
+    /// A color image is drawn in its colors (its box filter in premultiplied space) on an
+    /// RGBA bitmap, and as its gray levels on a gray one.
+    @Test func colorImagesAreDrawnInColor() throws {
+        // Left half opaque red, right half half-transparent blue.
+        let rgb: [UInt8] = (0..<16).flatMap { (k: Int) -> [UInt8] in k % 4 < 2 ? [255, 0, 0] : [0, 0, 255] }
+        let alpha = (0..<16).map { $0 % 4 < 2 ? UInt8(255) : 128 }
+        let gray = (0..<16).map { $0 % 4 < 2 ? UInt8(76) : 29 }
+        let image = GrayImage(width: 4, height: 4, gray: gray, alpha: alpha, rgb: rgb)
+        let attachment = TextAttachment(size: Size(width: 4, height: 4), alignment: .baseline(descent: 0), content: .image(image))
+        let layout = try layout(Self.text("", attachment, ""))
+        let rect = layout.lines[0].attachments[0].rect
+        let x0 = Int(rect.x.rounded()), y0 = Int(rect.y.rounded())
+        let color = try #require(TextRenderer().render(layout, options: RenderOptions(format: .rgba8)).bitmap)
+        #expect(color.pixel(x: x0, y: y0) == (255, 0, 0, 255))
+        // Blue at alpha 128 over white: 128 + 255 × 127 / 255 in red and green, 255 in blue.
+        #expect(color.pixel(x: x0 + 3, y: y0 + 3) == (127, 127, 255, 255))
+        let grayBitmap = try #require(TextRenderer().render(layout).bitmap)
+        #expect(grayBitmap[x0, y0] == 76 && grayBitmap[x0 + 3, y0 + 3] == 142)
+    }
+
     @Test func attachmentsRoundTripThroughCodable() throws {
         let image = GrayImage(width: 2, height: 1, gray: [0, 200], alpha: [255, 128])
         var text = Self.text("a", TextAttachment(size: Size(width: 12, height: 9), alignment: .baseline(descent: 2), content: .image(image)), "b")

@@ -4,7 +4,8 @@ import Testing
 import TextKitLiteFeed
 
 /// Renders of representative texts compared with committed reference images
-/// (Snapshots/*.pgm). Set RECORD_SNAPSHOTS=1 to write new references instead.
+/// (Snapshots/*.pgm, and Snapshots/*.png for color). Set RECORD_SNAPSHOTS=1 to write new
+/// references instead.
 @Suite struct SnapshotTests {
     static let directory = Fixtures.testsDirectory.appendingPathComponent("Snapshots")
     static let recording = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
@@ -56,6 +57,52 @@ import TextKitLiteFeed
             let cell = try precomputer.layout(post, width: 375)
             let bitmap = try #require(try CellRenderer().render(cell, options: RenderOptions(scale: 2)))
             try check("cell-\(post.id)", bitmap)
+        }
+    }
+
+    /// Feed cells in color as `textrender feed` draws them: the light theme (dark text on
+    /// white, blue links, color emoji, quote box) and the dark one.
+    @Test func colorFeedCells() throws {
+        let posts = [
+            FeedPost(id: "e1", author: "小林同学", text: "今天天气真好[微笑][哈哈]，@数码老王 一起去爬山吗？#周末去哪儿# 攻略：https://example.com/hike 🏔️👍"),
+            FeedPost(id: "e2", author: "Mia Chen", text: "Shipped 🎉 [doge] Changelog: https://example.com/releases/2.4 #running #nofilter",
+                     quote: "[心] thanks @Mia, the new release is great 💯", images: 2),
+        ]
+        for theme in [("light", FeedTheme.light), ("dark", FeedTheme.dark)] {
+            var style = FeedCellStyle()
+            style.theme = theme.1
+            let precomputer = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), style: style,
+                                              emoticons: try EmoticonTable.bundled())
+            for post in posts {
+                let cell = try precomputer.layout(post, width: 375)
+                let options = RenderOptions(scale: 2, format: .rgba8, background: theme.1.background)
+                let bitmap = try #require(try CellRenderer().render(cell, options: options))
+                try checkColor("color-cell-\(post.id)-\(theme.0)", bitmap)
+            }
+        }
+    }
+
+    /// `check` for an opaque RGBA bitmap against a PNG reference: every channel of every
+    /// pixel within the same tolerance.
+    func checkColor(_ name: String, _ bitmap: Bitmap, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let path = Self.directory.appendingPathComponent("\(name).png").path
+        if Self.recording {
+            try bitmap.write(to: path, format: .png)
+            return
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            Issue.record("missing reference \(path); run with RECORD_SNAPSHOTS=1", sourceLocation: sourceLocation)
+            return
+        }
+        let reference = try GrayImage(pngFile: path)
+        #expect(reference.width == bitmap.width && reference.height == bitmap.height && bitmap.isOpaque, sourceLocation: sourceLocation)
+        guard reference.width == bitmap.width, reference.height == bitmap.height, let rgb = reference.rgb else { return }
+        let drawn = stride(from: 0, to: bitmap.pixels.count, by: 4).flatMap { bitmap.pixels[$0..<$0 + 3] }
+        let differing = zip(rgb, drawn).filter { abs(Int($0) - Int($1)) > Self.tolerance.level }.count
+        let fraction = Double(differing) / Double(max(1, drawn.count))
+        #expect(fraction <= Self.tolerance.fraction, "\(name): \(differing) channels differ", sourceLocation: sourceLocation)
+        if fraction > Self.tolerance.fraction {
+            try? bitmap.write(to: NSTemporaryDirectory() + "\(name).actual.png", format: .png)
         }
     }
 

@@ -6,6 +6,11 @@ import TextKitLiteFeed
 public enum OneScaleWorkloads {
     public static let scale = 1.0
 
+    /// Drawing at 1× in `format`, on the default theme's background.
+    static func options(_ format: PixelFormat) -> RenderOptions {
+        RenderOptions(scale: scale, format: format, background: FeedCellStyle().theme.background)
+    }
+
     /// The cells of `posts` at `Feed.width`, 1×.
     public static func cells(_ posts: [FeedPost], engine: TextEngine) -> [CellLayout] {
         let precomputer = Feed.precomputer(engine)
@@ -21,9 +26,9 @@ public enum OneScaleWorkloads {
     /// feed --scale 1` does before writing the file.
     ///
     /// - Returns: a checksum of the bitmaps.
-    public static func layoutAndDraw(_ posts: [FeedPost], engine: TextEngine, renderer: CellRenderer) -> Int {
+    public static func layoutAndDraw(_ posts: [FeedPost], engine: TextEngine, renderer: CellRenderer, format: PixelFormat = .gray8) -> Int {
         let precomputer = Feed.precomputer(engine)
-        let options = RenderOptions(scale: scale)
+        let options = options(format)
         var checksum = 0
         for post in posts {
             do {
@@ -62,11 +67,13 @@ public enum OneScaleWorkloads {
     }
 
     /// Laying the texts out and drawing each into a new bitmap at 1× (`TextEngine.layout`,
-    /// `TextRenderer.render`): the peer of Pango + cairo's layout and A8 drawing.
+    /// `TextRenderer.render`): the peer of Pango + cairo's layout and A8 (gray) or ARGB32
+    /// (`.rgba8`) drawing.
     ///
     /// - Returns: a checksum of the bitmaps.
-    public static func layoutAndDrawBodies(_ bodies: [AttributedText], engine: TextEngine, renderer: TextRenderer) -> Int {
-        let options = RenderOptions(scale: scale)
+    public static func layoutAndDrawBodies(_ bodies: [AttributedText], engine: TextEngine, renderer: TextRenderer,
+                                           format: PixelFormat = .gray8) -> Int {
+        let options = options(format)
         var checksum = 0
         for body in bodies {
             do {
@@ -81,8 +88,8 @@ public enum OneScaleWorkloads {
     }
 
     /// Drawing alone: `renderer` draws precomputed 1× cells.
-    public static func draw(_ cells: [CellLayout], renderer: CellRenderer) -> Int {
-        let options = RenderOptions(scale: scale)
+    public static func draw(_ cells: [CellLayout], renderer: CellRenderer, format: PixelFormat = .gray8) -> Int {
+        let options = options(format)
         var checksum = 0
         for cell in cells {
             do {

@@ -55,13 +55,20 @@ int pango_peer_layout(PangoPeer *peer, const char *text, int length, int *lines)
     return height;
 }
 
-unsigned pango_peer_draw(PangoPeer *peer, const char *text, int length) {
+unsigned pango_peer_draw(PangoPeer *peer, const char *text, int length, int argb) {
     pango_layout_set_text(peer->layout, text, length);
     int width = 0, height = 0;
     pango_layout_get_pixel_size(peer->layout, &width, &height);
-    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_A8, pango_layout_get_width(peer->layout) / PANGO_SCALE, height);
+    cairo_surface_t *surface = cairo_image_surface_create(argb ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_A8,
+                                                          pango_layout_get_width(peer->layout) / PANGO_SCALE, height);
     cairo_t *cr = cairo_create(surface);
-    cairo_set_source_rgba(cr, 0, 0, 0, 1);
+    if (argb) {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_paint(cr);
+        cairo_set_source_rgb(cr, 0x0f / 255.0, 0x14 / 255.0, 0x19 / 255.0);
+    } else {
+        cairo_set_source_rgba(cr, 0, 0, 0, 1);
+    }
     pango_cairo_show_layout(cr, peer->layout);
     cairo_destroy(cr);
     cairo_surface_flush(surface);

@@ -54,9 +54,9 @@ func pangoLayout(_ peer: OpaquePointer) -> Int {
     return total
 }
 
-func pangoDraw(_ peer: OpaquePointer) -> Int {
+func pangoDraw(_ peer: OpaquePointer, argb: Bool = false) -> Int {
     var total = 0
-    for body in bodies { total &+= Int(body.withUnsafeBufferPointer { pango_peer_draw(peer, $0.baseAddress, Int32($0.count)) }) }
+    for body in bodies { total &+= Int(body.withUnsafeBufferPointer { pango_peer_draw(peer, $0.baseAddress, Int32($0.count), argb ? 1 : 0) }) }
     return total
 }
 
@@ -66,9 +66,11 @@ let engine = LayoutWorkloads.warmEngine(posts)
 let cells = OneScaleWorkloads.cells(posts, engine: engine)
 let renderer = CellRenderer(textRenderer: TextRenderer(glyphCache: GlyphCache()))
 _ = OneScaleWorkloads.draw(cells, renderer: renderer)
+_ = OneScaleWorkloads.draw(cells, renderer: renderer, format: .rgba8)
 let plainBodies = OneScaleWorkloads.bodies(posts)
 _ = OneScaleWorkloads.layoutAndDrawBodies(plainBodies, engine: engine, renderer: renderer.textRenderer)
 _ = pangoDraw(cellPeer)
+_ = pangoDraw(cellPeer, argb: true)
 _ = pangoLayout(allLinesPeer)
 
 /// One pass, in a function of its own so that callgrind can count only what it runs.
@@ -85,6 +87,12 @@ let workloads: [(name: String, run: () -> Int)] = [
     ("pangoLayoutAllLines", { pangoLayout(allLinesPeer) }),
     ("measureBody", { OneScaleWorkloads.measureBodies(plainBodies, engine: engine) }),
     ("layoutDrawBody1x", { OneScaleWorkloads.layoutAndDrawBodies(plainBodies, engine: engine, renderer: renderer.textRenderer) }),
+    ("pangoCairoDrawARGB", { pangoDraw(cellPeer, argb: true) }),
+    ("layoutDraw1xRGBA", { OneScaleWorkloads.layoutAndDraw(posts, engine: engine, renderer: renderer, format: .rgba8) }),
+    ("draw1xRGBA", { OneScaleWorkloads.draw(cells, renderer: renderer, format: .rgba8) }),
+    ("layoutDrawBody1xRGBA", {
+        OneScaleWorkloads.layoutAndDrawBodies(plainBodies, engine: engine, renderer: renderer.textRenderer, format: .rgba8)
+    }),
 ]
 
 // `--profile NAME [--passes N]`: N passes (default 20) of one workload, for perf or callgrind
@@ -108,12 +116,13 @@ if textrender != nil || option("--write-feed") != nil {
 if option("--write-feed") != nil { exit(0) }
 defer { try? FileManager.default.removeItem(atPath: feedPath); try? FileManager.default.removeItem(atPath: outPath) }
 
-/// A whole `textrender feed --scale 1 --jobs 1` process over the feed: wall and CPU time.
-func process(_ path: String) -> (wall: Double, cpu: Double) {
+/// A whole `textrender feed --scale 1 --jobs 1` process over the feed, with `arguments`
+/// besides: wall and CPU time.
+func process(_ path: String, _ arguments: [String]) -> (wall: Double, cpu: Double) {
     try? FileManager.default.removeItem(atPath: outPath)
     let task = Process()
     task.executableURL = URL(fileURLWithPath: path)
-    task.arguments = ["feed", feedPath, "--scale", "1", "--jobs", "1", "--out", outPath]
+    task.arguments = ["feed", feedPath, "--scale", "1", "--jobs", "1", "--out", outPath] + arguments
     task.standardError = FileHandle.nullDevice
     var before = rusage(), after = rusage()
     getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &before)
@@ -139,9 +148,16 @@ for round in 1...rounds {
         wall[name, default: []].append(Double(now() - start) / Double(posts.count))
         cpu[name, default: []].append(Double(threadCPUTime() - cpuStart) / Double(posts.count))
     }
-    for (key, path) in [("process", textrender), ("baselineProcess", baseline)] {
+    // Gray PGM cells (`--gray`: the output of the gray-only versions, which a baseline
+    // older than colors writes by default), color PPM cells (uncompressed, as PGM is) and
+    // color PNG cells (the default).
+    let runs: [(key: String, path: String?, arguments: [String])] = [
+        ("process", textrender, ["--gray"]), ("processColor", textrender, ["--format", "ppm"]),
+        ("processPNG", textrender, []), ("baselineProcess", baseline, []),
+    ]
+    for (key, path, arguments) in runs {
         guard let path else { continue }
-        let figure = process(path)
+        let figure = process(path, arguments)
         wall[key, default: []].append(figure.wall / Double(posts.count))
         cpu[key, default: []].append(figure.cpu / Double(posts.count))
     }
@@ -159,6 +175,13 @@ func row(_ name: String, _ key: String) -> String {
     guard let w = wall[key], let c = cpu[key] else { return "| \(name) | — | — | — |" }
     let ws = Summary(w), cs = Summary(c)
     return "| \(name) | \(f(ws.median / 1e3)) | \(f(cs.median / 1e3)) | \(f(ws.min / 1e3))–\(f(ws.max / 1e3)) |"
+}
+
+/// A bound: `costly` / `plain` per round (CPU time) at most `limit`, the median and the range.
+func ratioAtMost(_ name: String, costly: String, plain: String, limit: Double) -> String {
+    guard let c = cpu[costly], let p = cpu[plain] else { return "| \(name) | — | — | ≤ \(f(limit))× | — |" }
+    let s = Summary(zip(c, p).map { $0 / $1 })
+    return "| \(name) | \(f(s.median, 2))× | \(f(s.min, 2))–\(f(s.max, 2)) | ≤ \(f(limit))× | \(s.median <= limit ? "met" : "**missed**") |"
 }
 
 /// A goal: `peer` / `ours` per round (CPU time), the median and the range.
@@ -204,12 +227,23 @@ let figures = [
     row("TextKitLite layout + drawing of the body alone at 1×, µs", "layoutDrawBody1x"),
     row("TextKitLite cell layout + drawing at 1×, µs", "layoutDraw1x"),
     row("TextKitLite drawing alone (precomputed cells, 1×), µs", "draw1x"),
-    row("whole `textrender feed --scale 1 --jobs 1` process (files on tmpfs), µs", "process"),
+    row("Pango + cairo: layout and ARGB32 drawing of the body (dark text on white), µs", "pangoCairoDrawARGB"),
+    row("TextKitLite layout + RGBA drawing of the body alone at 1×, µs", "layoutDrawBody1xRGBA"),
+    row("TextKitLite cell layout + RGBA drawing at 1× (light theme), µs", "layoutDraw1xRGBA"),
+    row("TextKitLite RGBA drawing alone (precomputed cells, 1×), µs", "draw1xRGBA"),
+    row("whole `textrender feed --scale 1 --jobs 1 --gray` process (PGM files on tmpfs), µs", "process"),
+    row("the same in color, `--format ppm` (PPM files), µs", "processColor"),
+    row("the same in color, the default PNG files, µs", "processPNG"),
 ] + (baseline == nil ? [] : [row("the same, the `--baseline` build, µs", "baselineProcess")])
 let goals = [
     ratio("Pango + cairo / TextKitLite layout + drawing, the body", peer: "pangoCairoDraw", ours: "layoutDrawBody1x", goal: 3),
     ratio("Pango + cairo / TextKitLite layout + drawing, the whole cell", peer: "pangoCairoDraw", ours: "layoutDraw1x", goal: 3),
     ratio("Pango + cairo / whole textrender feed process", peer: "pangoCairoDraw", ours: "process", goal: 3),
+    ratio("Pango + cairo ARGB32 / TextKitLite RGBA layout + drawing, the body", peer: "pangoCairoDrawARGB", ours: "layoutDrawBody1xRGBA", goal: 3),
+    ratio("Pango + cairo ARGB32 / TextKitLite RGBA layout + drawing, the whole cell", peer: "pangoCairoDrawARGB", ours: "layoutDraw1xRGBA", goal: 3),
+    ratioAtMost("RGBA / gray drawing alone, precomputed cells", costly: "draw1xRGBA", plain: "draw1x", limit: 1.6),
+    ratioAtMost("RGBA / gray layout + drawing, the whole cell", costly: "layoutDraw1xRGBA", plain: "layoutDraw1x", limit: 1.6),
+    ratioAtMost("color PPM / gray PGM, whole textrender feed processes", costly: "processColor", plain: "process", limit: 1.6),
     ratio("Pango layout / TextKitLite measure, the body", peer: "pangoLayout", ours: "measureBody", goal: 10),
     ratio("Pango layout / TextKitLite measure, the whole cell", peer: "pangoLayout", ours: "measureWarmWords", goal: 10),
     ratio("Pango layout / TextKitLite measure, cold word cache", peer: "pangoLayout", ours: "measureCold", goal: 10),

@@ -162,9 +162,10 @@ public enum Invariants {
         require(x0 >= 0 && y0 >= 0 && drawn.width >= x0 + bitmap.width && drawn.height >= y0 + bitmap.height,
                 "a \(drawn.width)×\(drawn.height) bitmap with its origin at (\(x0), \(y0)) does not hold the \(bitmap.width)×\(bitmap.height) box")
         require(drawn.width * drawn.height <= options.maxPixels, "grown bitmap over the pixel limit")
+        let n = options.format.bytesPerPixel, rowBytes = bitmap.width * n
         for row in 0..<bitmap.height {
-            let start = (row + y0) * drawn.width + x0
-            require(same(Array(drawn.pixels[start..<start + bitmap.width]), Array(bitmap.pixels[row * bitmap.width..<(row + 1) * bitmap.width])),
+            let start = ((row + y0) * drawn.width + x0) * n
+            require(same(Array(drawn.pixels[start..<start + rowBytes]), Array(bitmap.pixels[row * rowBytes..<(row + 1) * rowBytes])),
                     "row \(row) of the grown bitmap, cut to the box, differs from the exact box's")
         }
         return bitmap
@@ -193,11 +194,22 @@ public enum Invariants {
         }
         require(matches(bitmap.width, exactWidth) && matches(bitmap.height, exactHeight),
                 "bitmap \(bitmap.width)×\(bitmap.height) for \(layout.size) at scale \(options.scale)")
-        require(bitmap.pixels.count == bitmap.width * bitmap.height, "pixel count")
+        require(bitmap.format == options.format && bitmap.pixels.count == bitmap.width * bitmap.height * options.format.bytesPerPixel,
+                "pixel count")
         require(bitmap.width * bitmap.height <= options.maxPixels, "bitmap over the pixel limit")
-        if !options.debug, layout.lines.allSatisfy({ $0.runs.allSatisfy { $0.glyphs.isEmpty } }) {
-            let blank = [UInt8](repeating: options.background, count: bitmap.pixels.count)
-            require(same(bitmap.pixels, blank), "ink without glyphs")
+        if !options.debug, layout.lines.allSatisfy({ $0.runs.allSatisfy { $0.glyphs.isEmpty } }),
+           let blank = try? Bitmap(width: bitmap.width, height: bitmap.height, format: options.format, background: options.background,
+                                   maxPixels: options.maxPixels) {
+            require(same(bitmap.pixels, blank.pixels), "ink without glyphs")
+        }
+        if options.format == .rgba8 {
+            // Premultiplied: no color channel above its alpha.
+            var valid = true
+            for i in stride(from: 0, to: bitmap.pixels.count, by: 4) where valid {
+                let a = bitmap.pixels[i + 3]
+                valid = bitmap.pixels[i] <= a && bitmap.pixels[i + 1] <= a && bitmap.pixels[i + 2] <= a
+            }
+            require(valid, "an RGBA pixel with a color channel above its alpha")
         }
         guard let second = try? renderer.render(layout, options: options).bitmap else { fail("second render failed") }
         require(second.width == bitmap.width && second.height == bitmap.height && same(second.pixels, bitmap.pixels),

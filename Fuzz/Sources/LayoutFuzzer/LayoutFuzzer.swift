@@ -253,7 +253,7 @@ struct FuzzCase {
         // The second style's rich attributes: weight, slant, letter spacing, features, decorations.
         let rich = Int(header[7] >> 2) & 7
         secondStyle = hasSecondStyle
-            ? TextStyle(size: size * 1.7 + 1, ink: 90, language: languages[Int(header[6] >> 5) ^ 2],
+            ? TextStyle(size: size * 1.7 + 1, ink: header[6] & 8 != 0 ? Color(red: 200, green: 30, blue: 60, alpha: 180) : 90, language: languages[Int(header[6] >> 5) ^ 2],
                         weight: rich & 1 != 0 ? .bold : .regular, isItalic: rich == 2 || rich == 7, underline: rich == 3,
                         letterSpacing: [0, 0, 0, 0, 1.5, -0.75, 3, 0.5][rich], features: rich == 6 ? [FontFeature("-liga")!, FontFeature("tnum")!] : [])
             : nil
@@ -288,8 +288,12 @@ struct FuzzCase {
 
         let scales = [0.25, 0.5, 1, 1, 1.5, 2, 0.75, 3]
         let limits = [1 << 20, 1 << 18, 1 << 16, 4 << 20]
+        // Gray or RGBA (bit 2 of byte 6); the second background is mid gray on gray bitmaps,
+        // a translucent blue on RGBA ones.
+        let rgba = header[6] & 4 != 0
+        let background: Color = header[5] & 0x10 == 0 ? .white : rgba ? Color(red: 20, green: 40, blue: 200, alpha: 160) : 128
         renderOptions = RenderOptions(
-            scale: scales[Int(header[5] & 7)], background: header[5] & 0x10 != 0 ? 128 : 255,
+            scale: scales[Int(header[5] & 7)], format: rgba ? .rgba8 : .gray8, background: background,
             debug: header[5] & 8 != 0, maxPixels: limits[Int(header[7] & 3)])
         let cancel = Int(header[5] >> 5)
         cancelAfterLines = cancel < 5 ? nil : cancel - 5

@@ -18,9 +18,11 @@ PangoPeer *pango_peer_create(const char *const *fontFiles, int fontCount, const 
 /// `lines` receives its line count when not NULL.
 int pango_peer_layout(PangoPeer *peer, const char *text, int length, int *lines);
 
-/// Lays `text` out and draws it in black into a new CAIRO_FORMAT_A8 image surface of the
-/// layout's size, as a client draws a cell's body; returns a checksum of the surface.
-unsigned pango_peer_draw(PangoPeer *peer, const char *text, int length);
+/// Lays `text` out and draws it into a new image surface of the layout's size, as a client
+/// draws a cell's body: in black into a CAIRO_FORMAT_A8 surface, or with `argb` in the light
+/// feed theme's text color (#0f1419) over white into a CAIRO_FORMAT_ARGB32 one; returns a
+/// checksum of the surface.
+unsigned pango_peer_draw(PangoPeer *peer, const char *text, int length, int argb);
 
 /// Writes into `buffer` (`size` bytes) the distinct font files the runs of `text` use,
 /// separated by newlines; returns how many.
