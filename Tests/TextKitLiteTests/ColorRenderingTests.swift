@@ -201,6 +201,26 @@ import Testing
         for x in 0..<bitmap.width { #expect(bitmap.pixel(x: x, y: 0).alpha < 255 && bitmap.pixel(x: x, y: bitmap.height - 1).alpha < 255) }
     }
 
+    /// Colors are part of a layout's Codable form; a gray ink is still written as its level.
+    @Test func colorsRoundTripThroughCodable() throws {
+        var text = AttributedText("gray and colored", style: TextStyle(size: 15, ink: 70))
+        text.updateStyles(in: [9..<16]) {
+            $0.ink = Color(red: 29, green: 155, blue: 240)
+            $0.background = Color(red: 255, green: 230, blue: 0, alpha: 128)
+            $0.decorationColor = Self.red
+            $0.underline = true
+        }
+        let layout = try Fixtures.engine.layout(text, options: LayoutOptions(width: 300))
+        let data = try JSONEncoder().encode(layout)
+        let json = String(decoding: data, as: UTF8.self)
+        #expect(json.contains(#""ink":70"#) && json.contains(##""ink":"#1d9bf0""##) && json.contains(##""background":"#ffe60080""##)
+                && json.contains(##""decorationColor":"#ff0000""##))
+        let decoded = try JSONDecoder().decode(TextLayout.self, from: data)
+        #expect(decoded.lines.flatMap(\.runs).map(\.style) == layout.lines.flatMap(\.runs).map(\.style))
+        let drawn = try TextRenderer().render(layout, options: RenderOptions(format: .rgba8)).bitmap
+        #expect(try TextRenderer().render(decoded, options: RenderOptions(format: .rgba8)).bitmap == drawn)
+    }
+
     /// Fills and strokes blend translucent colors over what is there, and replace with opaque ones.
     @Test func translucentFills() throws {
         var bitmap = try Bitmap(width: 4, height: 4, format: .rgba8, background: Color(red: 0, green: 0, blue: 200))

@@ -47,6 +47,37 @@ import Testing
         }
     }
 
+    /// The RGBA chunks (`blitChunksRGBA`, four pixels at a time) give the bytes of the
+    /// per-pixel RGBA blend (`blitRGBA`), for opaque and translucent inks over any
+    /// premultiplied pixels.
+    @Test func rgbaChunksEqualRGBAPixels() {
+        var random = SampleFeed.SplitMix64(state: 35)
+        func next(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
+        for trial in 0..<2_000 {
+            let w = next(1...40), h = next(1...24)
+            let coverage = (0..<w * h).map { _ in UInt8(next(0...255)) }
+            let glyph = CachedGlyph(GlyphImage(width: w, height: h, left: 0, top: 0, coverage: coverage, luminance: nil))
+            let width = glyph.stride + next(0...20), height = next(1...40)
+            let background: [UInt8] = (0..<width * height).flatMap { _ -> [UInt8] in
+                let a = UInt8(next(0...255))
+                return [UInt8(next(0...Int(a))), UInt8(next(0...Int(a))), UInt8(next(0...Int(a))), a]
+            }
+            let x = next(0...(width - glyph.stride)), y = next(-h...height)
+            let ink = Color(red: UInt8(next(0...255)), green: UInt8(next(0...255)), blue: UInt8(next(0...255)),
+                            alpha: trial.isMultiple(of: 2) ? 255 : UInt8(next(0...255)))
+            var chunks = background, pixels = background
+            chunks.withUnsafeMutableBufferPointer {
+                TextRenderer.blitChunksRGBA(glyph, into: TextRenderer.Canvas(pixels: $0, width: width, height: height, format: .rgba8),
+                                            x: x, y: y, ink: ink)
+            }
+            pixels.withUnsafeMutableBufferPointer {
+                TextRenderer.blitRGBA(glyph.image, into: TextRenderer.Canvas(pixels: $0, width: width, height: height, format: .rgba8),
+                                      x: x, y: y, ink: ink)
+            }
+            #expect(chunks == pixels, "\(w)×\(h) at (\(x), \(y)) in \(width)×\(height), ink \(ink)")
+        }
+    }
+
     @Test func paddedRowsHoldTheCoverageThenZeros() {
         let image = GlyphImage(width: 9, height: 2, left: 0, top: 0, coverage: Array(1...18), luminance: nil)
         let glyph = CachedGlyph(image)

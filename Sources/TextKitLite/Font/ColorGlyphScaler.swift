@@ -1,9 +1,12 @@
 /// The premultiplied BGRA pixels of a color glyph strike (Noto Color Emoji has one strike
 /// at 109 ppem), resampled to the target size: alpha plus luminance for the gray renderer,
-/// and premultiplied RGBA for the color one.
+/// or alpha plus premultiplied RGBA for the color one (each only what it draws: the glyph
+/// cache keeps the two apart).
 struct BGRAImage {
     let width: Int
     let height: Int
+    /// Whether this image makes the color plane (`rgba`) rather than the luminance (`luma`).
+    let color: Bool
     private var alpha: [Float]
     private var luma: [Float]
     /// The pixels as premultiplied RGBA8, bytes R, G, B, A in memory, `width × height × 4`.
@@ -11,22 +14,33 @@ struct BGRAImage {
 
     /// Copies a strike's pixels.
     ///
-    /// - Parameter pixel: the premultiplied (blue, green, red, alpha) bytes at (x, y), as
-    ///   FreeType's `FT_PIXEL_MODE_BGRA` stores them.
-    init(width: Int, height: Int, pixel: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) {
+    /// - Parameters:
+    ///   - color: keep the pixels' colors (for `GlyphImage.color`) rather than their luma.
+    ///   - pixel: the premultiplied (blue, green, red, alpha) bytes at (x, y), as
+    ///     FreeType's `FT_PIXEL_MODE_BGRA` stores them.
+    init(width: Int, height: Int, color: Bool, pixel: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) {
         self.width = width
         self.height = height
+        self.color = color
         alpha = [Float](repeating: 0, count: width * height)
-        luma = [Float](repeating: 0, count: width * height)
-        rgba = [UInt8](repeating: 0, count: width * height * 4)
-        for y in 0..<height {
-            for x in 0..<width {
-                let (b, g, r, a) = pixel(x, y)
-                alpha[y * width + x] = Float(a)
-                // Rec. 601 luma of premultiplied color stays premultiplied.
-                luma[y * width + x] = 0.299 * Float(r) + 0.587 * Float(g) + 0.114 * Float(b)
-                let i = (y * width + x) * 4
-                (rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]) = (r, g, b, a)
+        luma = color ? [] : [Float](repeating: 0, count: width * height)
+        rgba = color ? [UInt8](repeating: 0, count: width * height * 4) : []
+        if color {
+            for y in 0..<height {
+                for x in 0..<width {
+                    let (b, g, r, a) = pixel(x, y), i = (y * width + x) * 4
+                    alpha[y * width + x] = Float(a)
+                    (rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]) = (r, g, b, a)
+                }
+            }
+        } else {
+            for y in 0..<height {
+                for x in 0..<width {
+                    let (b, g, r, a) = pixel(x, y)
+                    alpha[y * width + x] = Float(a)
+                    // Rec. 601 luma of premultiplied color stays premultiplied.
+                    luma[y * width + x] = 0.299 * Float(r) + 0.587 * Float(g) + 0.114 * Float(b)
+                }
             }
         }
     }
@@ -40,8 +54,8 @@ struct BGRAImage {
     /// Resamples the image by `scale` and places it relative to the pen with the strike's
     /// bearings.
     ///
-    /// The gray planes (`coverage`, `luminance`) are box-filtered: area averaging when
-    /// shrinking, mostly the nearest source pixel when growing. The `color` plane takes the
+    /// The coverage, and the luminance of a gray image, are box-filtered: area averaging when
+    /// shrinking, mostly the nearest source pixel when growing. A color image's plane takes the
     /// same area averages when shrinking (its alpha is then the coverage byte for byte), and
     /// is interpolated bilinearly when growing (`bilinearColor(width:height:scale:)`), so an
     /// enlarged emoji is smooth rather than blocky. Premultiplied values are averaged as they
@@ -53,53 +67,79 @@ struct BGRAImage {
         guard scale > 0, scale.isFinite else { return .empty }
         let (outWidth, outHeight) = scaledSize(by: scale)
         var coverage = [UInt8](repeating: 0, count: outWidth * outHeight)
-        var luminance = [UInt8](repeating: 0, count: outWidth * outHeight)
-        let growing = scale > 1
-        var color = growing
-            ? bilinearColor(width: outWidth, height: outHeight, scale: scale)
-            : [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+        let luminance: [UInt8]?, colorPlane: [UInt8]?
+        if !color {
+            var sumA = 0.0, sumL = 0.0
+            var plane = [UInt8](repeating: 0, count: outWidth * outHeight)
+            areaAverages(scale: scale, outWidth: outWidth, outHeight: outHeight) { i, w in
+                sumA += w * Double(alpha[i])
+                sumL += w * Double(luma[i])
+            } finish: { o, area in
+                coverage[o] = UInt8(min(255, (sumA / area).rounded()))
+                plane[o] = UInt8(min(255, (sumL / area).rounded()))
+                (sumA, sumL) = (0, 0)
+            }
+            (luminance, colorPlane) = (plane, nil)
+        } else if scale > 1 {
+            var sumA = 0.0
+            areaAverages(scale: scale, outWidth: outWidth, outHeight: outHeight) { i, w in
+                sumA += w * Double(alpha[i])
+            } finish: { o, area in
+                coverage[o] = UInt8(min(255, (sumA / area).rounded()))
+                sumA = 0
+            }
+            (luminance, colorPlane) = (nil, bilinearColor(width: outWidth, height: outHeight, scale: scale))
+        } else {
+            var sumA = 0.0, sumR = 0.0, sumG = 0.0, sumB = 0.0
+            var plane = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+            areaAverages(scale: scale, outWidth: outWidth, outHeight: outHeight) { i, w in
+                sumA += w * Double(alpha[i])
+                sumR += w * Double(rgba[i * 4])
+                sumG += w * Double(rgba[i * 4 + 1])
+                sumB += w * Double(rgba[i * 4 + 2])
+            } finish: { o, area in
+                let a = UInt8(min(255, (sumA / area).rounded()))
+                coverage[o] = a
+                // Rounding each channel alone could lift one just past alpha.
+                plane[o * 4] = min(a, UInt8(min(255, (sumR / area).rounded())))
+                plane[o * 4 + 1] = min(a, UInt8(min(255, (sumG / area).rounded())))
+                plane[o * 4 + 2] = min(a, UInt8(min(255, (sumB / area).rounded())))
+                plane[o * 4 + 3] = a
+                (sumA, sumR, sumG, sumB) = (0, 0, 0, 0)
+            }
+            (luminance, colorPlane) = (nil, plane)
+        }
+        return GlyphImage(width: outWidth, height: outHeight, left: Int((left * scale).rounded()),
+                          top: Int((top * scale).rounded()), coverage: coverage, luminance: luminance, color: colorPlane)
+    }
+
+    /// The box filter of `scaled(by:left:top:)`: for each output pixel `o` (row by row), every
+    /// source pixel `i` under it with the area `w` it covers (`accumulate`), then the total
+    /// area (`finish`, skipped when it is 0).
+    @inline(__always)
+    private func areaAverages(scale: Double, outWidth: Int, outHeight: Int, accumulate: (_ i: Int, _ w: Double) -> Void,
+                              finish: (_ o: Int, _ area: Double) -> Void) {
         let inverse = 1 / scale
         for oy in 0..<outHeight {
             let y0 = Double(oy) * inverse, y1 = min(Double(height), Double(oy + 1) * inverse)
             for ox in 0..<outWidth {
                 let x0 = Double(ox) * inverse, x1 = min(Double(width), Double(ox + 1) * inverse)
-                var sumA: Double = 0, sumL: Double = 0, area: Double = 0
-                var sumR: Double = 0, sumG: Double = 0, sumB: Double = 0
+                var area = 0.0
                 var sy = Int(y0)
                 while Double(sy) < y1, sy < height {
                     let wy = min(Double(sy + 1), y1) - max(Double(sy), y0)
                     var sx = Int(x0)
                     while Double(sx) < x1, sx < width {
                         let w = wy * (min(Double(sx + 1), x1) - max(Double(sx), x0))
-                        let i = sy * width + sx
-                        sumA += w * Double(alpha[i])
-                        sumL += w * Double(luma[i])
+                        accumulate(sy * width + sx, w)
                         area += w
-                        if !growing {
-                            sumR += w * Double(rgba[i * 4])
-                            sumG += w * Double(rgba[i * 4 + 1])
-                            sumB += w * Double(rgba[i * 4 + 2])
-                        }
                         sx += 1
                     }
                     sy += 1
                 }
-                guard area > 0 else { continue }
-                coverage[oy * outWidth + ox] = UInt8(min(255, (sumA / area).rounded()))
-                luminance[oy * outWidth + ox] = UInt8(min(255, (sumL / area).rounded()))
-                if !growing {
-                    let o = (oy * outWidth + ox) * 4, a = coverage[oy * outWidth + ox]
-                    // Rounding each channel alone could lift one just past alpha.
-                    color[o] = min(a, UInt8(min(255, (sumR / area).rounded())))
-                    color[o + 1] = min(a, UInt8(min(255, (sumG / area).rounded())))
-                    color[o + 2] = min(a, UInt8(min(255, (sumB / area).rounded())))
-                    color[o + 3] = a
-                }
+                if area > 0 { finish(oy * outWidth + ox, area) }
             }
         }
-        return GlyphImage(width: outWidth, height: outHeight, left: Int((left * scale).rounded()),
-                          top: Int((top * scale).rounded()), coverage: coverage, luminance: luminance,
-                          color: color)
     }
 
     /// The image enlarged to `width × height` by bilinear interpolation of its premultiplied

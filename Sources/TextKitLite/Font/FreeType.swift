@@ -195,8 +195,11 @@ final class FreeTypeFace {
     /// Rasterizes one glyph at a pixel size (em size in pixels) and a horizontal subpixel
     /// phase in quarters of a pixel (0...3).
     ///
+    /// - Parameter color: for a bitmap color glyph, make the premultiplied RGBA plane an RGBA
+    ///   bitmap draws (`GlyphImage.color`) rather than the luminance a gray one draws.
     /// - Returns: the coverage mask; `.empty` when the glyph has no outline or FreeType fails.
-    func rasterize(glyph: UInt32, pixelSize: Double, phase: Int, synthesis: FontSynthesis = FontSynthesis()) -> GlyphImage {
+    func rasterize(glyph: UInt32, pixelSize: Double, phase: Int, synthesis: FontSynthesis = FontSynthesis(),
+                   color: Bool = false) -> GlyphImage {
         guard let face else { return .empty }
         do {
             if isScalable {
@@ -204,7 +207,7 @@ final class FreeTypeFace {
             }
             // A bitmap has no outline to embolden: its pixels grow as an outline would.
             let growth = synthesis.emboldened ? Int((pixelSize * FontSynthesis.emboldening).rounded()) : 0
-            let image = try rasterizeColorBitmap(face, glyph: glyph, pixelSize: pixelSize, growth: growth)
+            let image = try rasterizeColorBitmap(face, glyph: glyph, pixelSize: pixelSize, growth: growth, color: color)
             return growth > 0 ? image.emboldened(by: growth) : image
         } catch {
             return .empty
@@ -257,7 +260,7 @@ final class FreeTypeFace {
     ///   counted against `maximumGlyphPixels` with the resampled size.
     /// - Returns: `.empty` for a glyph without a BGRA bitmap, or one over the pixel limit.
     private func rasterizeColorBitmap(
-        _ face: FT_Face, glyph: UInt32, pixelSize: Double, growth: Int
+        _ face: FT_Face, glyph: UInt32, pixelSize: Double, growth: Int, color: Bool
     ) throws(FreeTypeError) -> GlyphImage {
         guard strikePixelSize > 0 else { return .empty }
         try check(FT_Select_Size(face, strikeIndex))
@@ -271,7 +274,7 @@ final class FreeTypeFace {
         guard width > 0, height > 0, let buffer = bitmap.buffer,
               bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue) else { return .empty }
         let pitch = Int(bitmap.pitch)
-        let source = BGRAImage(width: width, height: height) { x, y in
+        let source = BGRAImage(width: width, height: height, color: color) { x, y in
             let p = buffer + y * pitch + x * 4
             return (p[0], p[1], p[2], p[3])
         }

@@ -115,7 +115,7 @@ extension ColorEncoding {
     static func pngData(premultipliedRGBA: [UInt8], width: Int, height: Int) throws(ImageError) -> [UInt8] {
         precondition(width >= 0 && height >= 0 && premultipliedRGBA.count == 4 * width * height,
                      "\(premultipliedRGBA.count) bytes of RGBA for \(width)×\(height) pixels")
-        let opaque = stride(from: 3, to: premultipliedRGBA.count, by: 4).allSatisfy { premultipliedRGBA[$0] == 255 }
+        let opaque = ColorEncoding.isOpaque(premultipliedRGBA: premultipliedRGBA)
         return try encodePNG(width: width, height: height) { width, height, output in
             premultipliedRGBA.withUnsafeBufferPointer {
                 tkl_png_encode_premultiplied($0.baseAddress, width, height, opaque ? 0 : 1, &output)

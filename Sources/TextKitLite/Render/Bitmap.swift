@@ -73,6 +73,10 @@ public struct Bitmap: Sendable, Hashable {
             pixels = [UInt8](repeating: background.opaqueGrayLevel, count: count)
         case .rgba8:
             let p = background.premultiplied
+            if p.red == p.green, p.green == p.blue, p.blue == p.alpha {  // white, transparent: one byte repeated
+                pixels = [UInt8](repeating: p.red, count: bytes)
+                return
+            }
             let pixel = unsafeBitCast(SIMD4<UInt8>(p.red, p.green, p.blue, p.alpha), to: UInt32.self)  // the bytes in order
             pixels = [UInt8](unsafeUninitializedCapacity: bytes) { buffer, initialized in
                 if let base = buffer.baseAddress {
@@ -138,7 +142,7 @@ public struct Bitmap: Sendable, Hashable {
     ///
     /// - Complexity: O(pixels) for an RGBA bitmap.
     public var isOpaque: Bool {
-        format == .gray8 || stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
+        format == .gray8 || ColorEncoding.isOpaque(premultipliedRGBA: pixels)
     }
 
     /// Draws an image scaled to a rectangle of `width × height` pixels at (x, y) (clipped to
@@ -156,28 +160,41 @@ public struct Bitmap: Sendable, Hashable {
             let low = min(limit - 1, Int(Double(d) * scale))
             return low..<max(low + 1, min(limit, Int(Double(d + 1) * scale)))
         }
-        let bytes = format.bytesPerPixel
+        let color = format == .rgba8
         for row in y0..<y1 {
             let rows = span(row - y, sy, image.height)
             for column in x0..<x1 {
                 let columns = span(column - x, sx, image.width)
-                // Sums of alpha and of each channel × alpha (gray: one channel).
-                var alpha = 0, sums = SIMD4<Int>()
+                // Sums of alpha and of each channel × alpha (a gray bitmap's one channel: gray).
+                var alpha = 0, red = 0, green = 0, blue = 0
                 for r in rows {
                     for c in columns {
-                        let (value, a) = image[c, r]
-                        alpha += Int(a)
-                        sums &+= (bytes == 1 ? SIMD4(Int(value), 0, 0, 0) : image.channels(x: c, y: r)) &* Int(a)
+                        let i = r * image.width + c, a = Int(image.alpha[i])
+                        alpha += a
+                        if color, let rgb = image.rgb {
+                            red += Int(rgb[3 * i]) * a
+                            green += Int(rgb[3 * i + 1]) * a
+                            blue += Int(rgb[3 * i + 2]) * a
+                        } else {
+                            red += Int(image.gray[i]) * a
+                        }
                     }
                 }
                 let count = rows.count * columns.count
-                let a = (alpha + count / 2) / count  // mean alpha, 0...255
-                let index = (row * width + column) * bytes
-                for channel in 0..<bytes {
-                    // Mean channel × alpha / 255; the alpha channel's "channel" is 255.
-                    let premultiplied = channel == 3 ? a : (sums[channel] + count * 127) / (count * 255)
-                    pixels[index + channel] = UInt8(Blend.over(UInt32(pixels[index + channel]), premultiplied: UInt32(premultiplied),
-                                                                alpha: UInt32(a)))
+                let a = UInt32((alpha + count / 2) / count)  // mean alpha, 0...255
+                // Mean channel × alpha / 255: premultiplied.
+                func mean(_ sum: Int) -> UInt32 { UInt32((sum + count * 127) / (count * 255)) }
+                if color {
+                    if image.rgb == nil { (green, blue) = (red, red) }
+                    let i = (row * width + column) * 4
+                    let source = SIMD4<UInt32>(mean(red), mean(green), mean(blue), a)
+                    let destination = SIMD4<UInt32>(UInt32(pixels[i]), UInt32(pixels[i + 1]), UInt32(pixels[i + 2]), UInt32(pixels[i + 3]))
+                    let result = Blend.over(destination, premultiplied: source)
+                    (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) =
+                        (UInt8(result[0]), UInt8(result[1]), UInt8(result[2]), UInt8(result[3]))
+                } else {
+                    let i = row * width + column
+                    pixels[i] = UInt8(Blend.over(UInt32(pixels[i]), premultiplied: mean(red), alpha: a))
                 }
             }
         }
@@ -273,19 +290,5 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidPGM(let reason): "not a binary PGM image: \(reason)"
         case .measureOnlyLayout: "a measure-only layout (LayoutOptions.measureOnly) has no glyphs to draw; lay the text out without measureOnly"
         }
-    }
-}
-
-extension GrayImage {
-    /// The straight red, green and blue of a pixel (and a zero): its color, or its gray level
-    /// in each channel.
-    @inline(__always)
-    fileprivate func channels(x: Int, y: Int) -> SIMD4<Int> {
-        let i = y * width + x
-        guard let rgb else {
-            let level = Int(gray[i])
-            return SIMD4(level, level, level, 0)
-        }
-        return SIMD4(Int(rgb[3 * i]), Int(rgb[3 * i + 1]), Int(rgb[3 * i + 2]), 0)
     }
 }

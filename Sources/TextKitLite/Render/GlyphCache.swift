@@ -54,21 +54,25 @@ public final class GlyphCache: Sendable {
     }
 
     /// The mask of a glyph, rasterized on first use.
-    func image(font: Font, glyph: UInt32, pixelSize: Double, phase: Int) -> GlyphImage {
-        self.glyph(font: font, glyph: glyph, pixelSize: pixelSize, phase: phase).image
+    func image(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: PixelFormat) -> GlyphImage {
+        self.glyph(font: font, glyph: glyph, pixelSize: pixelSize, phase: phase, format: format).image
     }
 
-    /// A glyph's mask and its padded rows, rasterized on first use.
-    func glyph(font: Font, glyph: UInt32, pixelSize: Double, phase: Int) -> CachedGlyph {
+    /// A glyph's mask and its padded rows, rasterized on first use, for drawing into a
+    /// bitmap of `format`: a bitmap color glyph has no subpixel phases, and is kept once
+    /// with the luminance a gray bitmap draws and once with the color plane an RGBA one does
+    /// (its key's phase tells which), each made only when asked for.
+    func glyph(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: PixelFormat) -> CachedGlyph {
+        let color = font.isColor && format == .rgba8
         let key = Key(font: font.id, size: Int32(saturating: (pixelSize * 64).rounded()), glyph: glyph,
-                      phase: font.isColor ? 0 : UInt8(phase), seed: seed)
+                      phase: font.isColor ? (color ? 1 : 0) : UInt8(phase), seed: seed)
         if let cached = cache.value(for: key) { return cached }
         // Under the font's FreeType lock, look again: another thread may have just made it.
         return font.withRasterizer { face in
             if let cached = cache.value(for: key, record: false) { return cached }
             rasterizations.add(1, ordering: .relaxed)
-            let cached = CachedGlyph(face.rasterize(glyph: glyph, pixelSize: Double(key.size) / 64, phase: Int(key.phase),
-                                                    synthesis: font.synthesis))
+            let cached = CachedGlyph(face.rasterize(glyph: glyph, pixelSize: Double(key.size) / 64, phase: font.isColor ? 0 : Int(key.phase),
+                                                    synthesis: font.synthesis, color: color))
             cache.insert(cached, for: key, cost: cached.byteCount)
             return cached
         }
@@ -99,7 +103,7 @@ final class CachedGlyph: Sendable {
 
     init(_ image: GlyphImage) {
         self.image = image
-        guard image.luminance == nil, image.width > 0 else {
+        guard image.luminance == nil, image.color == nil, image.width > 0 else {
             (stride, padded) = (0, [])
             return
         }
