@@ -30,39 +30,42 @@ import Testing
         }
     }
 
-    @Test func randomMasksAtRandomPlaces() {
-        var random = SampleFeed.SplitMix64(state: 20)
+    /// 2,000 random masks, each with a bitmap size and a place in it: rows above and below
+    /// the bitmap are clipped, the padded rows stay inside its width. `body` gets the
+    /// generator's `next` for what it draws at random besides.
+    static func randomPlacements(seed: UInt64, _ body: (_ glyph: CachedGlyph, _ width: Int, _ height: Int, _ x: Int, _ y: Int,
+                                                        _ next: (ClosedRange<Int>) -> Int) -> Void) {
+        var random = SampleFeed.SplitMix64(state: seed)
         func next(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
         for _ in 0..<2_000 {
             let w = next(1...40), h = next(1...24)
             let coverage = (0..<w * h).map { _ in UInt8(next(0...255)) }
             let glyph = CachedGlyph(GlyphImage(width: w, height: h, left: 0, top: 0, coverage: coverage, luminance: nil))
             let width = glyph.stride + next(0...20), height = next(1...40)
-            let background = (0..<width * height).map { _ in UInt8(next(0...255)) }
-            // Rows above and below the bitmap are clipped; the padded rows stay inside its width.
-            let x = next(0...(width - glyph.stride)), y = next(-h...height)
-            let ink = UInt8(next(0...255))
-            let result = Self.blended(glyph, over: background, width: width, height: height, x: x, y: y, ink: ink)
-            #expect(result.chunks == result.pixels, "\(w)×\(h) at (\(x), \(y)) in \(width)×\(height), ink \(ink)")
+            body(glyph, width, height, next(0...(width - glyph.stride)), next(-h...height), next)
         }
     }
 
-    /// The RGBA chunks (`blitChunksRGBA`, four pixels at a time) give the bytes of the
+    @Test func randomMasksAtRandomPlaces() {
+        Self.randomPlacements(seed: 20) { glyph, width, height, x, y, next in
+            let background = (0..<width * height).map { _ in UInt8(next(0...255)) }
+            let ink = UInt8(next(0...255))
+            let result = Self.blended(glyph, over: background, width: width, height: height, x: x, y: y, ink: ink)
+            #expect(result.chunks == result.pixels, "\(glyph.image.width)×\(glyph.image.height) at (\(x), \(y)) in \(width)×\(height), ink \(ink)")
+        }
+    }
+
+    /// The RGBA chunks (`blitChunksRGBA`, two pixels at a time) give the bytes of the
     /// per-pixel RGBA blend (`blitRGBA`), for opaque and translucent inks over any
     /// premultiplied pixels.
     @Test func rgbaChunksEqualRGBAPixels() {
-        var random = SampleFeed.SplitMix64(state: 35)
-        func next(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
-        for trial in 0..<2_000 {
-            let w = next(1...40), h = next(1...24)
-            let coverage = (0..<w * h).map { _ in UInt8(next(0...255)) }
-            let glyph = CachedGlyph(GlyphImage(width: w, height: h, left: 0, top: 0, coverage: coverage, luminance: nil))
-            let width = glyph.stride + next(0...20), height = next(1...40)
+        var trial = 0
+        Self.randomPlacements(seed: 35) { glyph, width, height, x, y, next in
+            trial += 1
             let background: [UInt8] = (0..<width * height).flatMap { _ -> [UInt8] in
                 let a = UInt8(next(0...255))
                 return [UInt8(next(0...Int(a))), UInt8(next(0...Int(a))), UInt8(next(0...Int(a))), a]
             }
-            let x = next(0...(width - glyph.stride)), y = next(-h...height)
             let ink = Color(red: UInt8(next(0...255)), green: UInt8(next(0...255)), blue: UInt8(next(0...255)),
                             alpha: trial.isMultiple(of: 2) ? 255 : UInt8(next(0...255)))
             var chunks = background, pixels = background
@@ -74,7 +77,7 @@ import Testing
                 TextRenderer.blitRGBA(glyph.image, into: TextRenderer.Canvas(pixels: $0, width: width, height: height, format: .rgba8),
                                       x: x, y: y, ink: ink)
             }
-            #expect(chunks == pixels, "\(w)×\(h) at (\(x), \(y)) in \(width)×\(height), ink \(ink)")
+            #expect(chunks == pixels, "\(glyph.image.width)×\(glyph.image.height) at (\(x), \(y)) in \(width)×\(height), ink \(ink)")
         }
     }
 
