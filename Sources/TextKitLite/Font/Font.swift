@@ -18,8 +18,8 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     public let styleName: String
     /// Design units per em.
     public let unitsPerEm: Int
-    /// True for bitmap color fonts (emoji): drawn as gray images, preferred for emoji
-    /// presentation sequences by the fallback chain.
+    /// True for bitmap color fonts (emoji): drawn in color on RGBA bitmaps and as their gray
+    /// levels on gray ones, preferred for emoji presentation sequences by the fallback chain.
     public let isColor: Bool
     /// True when the font has COLRv0 color glyphs, drawn as layers of ordinary glyphs
     /// (`colorLayers(of:)`).
