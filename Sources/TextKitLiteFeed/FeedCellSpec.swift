@@ -67,7 +67,7 @@ struct FeedCellSpec: Sendable {
     static let highlighter = Highlighter()
 
     /// The ids of the image grid's boxes: this prefix and the image's index ("image0", …),
-    /// which `CellRenderer` draws with a frame.
+    /// drawn with the theme's `imageStroke` as their outline.
     static let imageIDPrefix = "image"
 
     let style: FeedCellStyle

@@ -77,7 +77,7 @@ public struct Bitmap: Sendable, Hashable {
                 pixels = [UInt8](repeating: p.red, count: bytes)
                 return
             }
-            let pixel = unsafeBitCast(SIMD4<UInt8>(p.red, p.green, p.blue, p.alpha), to: UInt32.self)  // the bytes in order
+            let pixel = Self.packed(background)
             pixels = [UInt8](unsafeUninitializedCapacity: bytes) { buffer, initialized in
                 if let base = buffer.baseAddress {
                     UnsafeMutableRawPointer(base).initializeMemory(as: UInt32.self, repeating: pixel, count: count)
@@ -85,6 +85,12 @@ public struct Bitmap: Sendable, Hashable {
                 initialized = bytes
             }
         }
+    }
+
+    /// A color's premultiplied RGBA pixel as one word whose bytes in memory are R, G, B, A.
+    private static func packed(_ color: Color) -> UInt32 {
+        let p = color.premultiplied
+        return unsafeBitCast(SIMD4<UInt8>(p.red, p.green, p.blue, p.alpha), to: UInt32.self)
     }
 
     /// Refuses a size of more than `maxPixels` pixels.
@@ -226,8 +232,7 @@ public struct Bitmap: Sendable, Hashable {
                     }
                 }
             case .rgba8:
-                let source = Blend.rgbaSource(color), pixel = color.premultiplied
-                let packed = unsafeBitCast(SIMD4<UInt8>(pixel.red, pixel.green, pixel.blue, pixel.alpha), to: UInt32.self)
+                let source = Blend.rgbaSource(color), packed = Self.packed(color)
                 let base = UnsafeMutableRawPointer(p.baseAddress!)
                 for row in y0..<y1 {
                     let start = base + (row * width + x0) * 4

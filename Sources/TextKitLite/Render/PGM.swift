@@ -26,7 +26,10 @@ extension Bitmap {
     /// - Complexity: O(pixels).
     public var premultipliedRGBA: [UInt8] {
         guard format == .gray8 else { return pixels }
-        return pixels.flatMap { [$0, $0, $0, 255] }
+        return [UInt8](unsafeUninitializedCapacity: 4 * pixels.count) { rgba, initialized in
+            for (i, level) in pixels.enumerated() { (rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2], rgba[4 * i + 3]) = (level, level, level, 255) }
+            initialized = 4 * pixels.count
+        }
     }
 
     /// Reads a binary PGM (P5, maxval 255) image.

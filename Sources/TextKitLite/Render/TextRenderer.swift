@@ -212,21 +212,19 @@ public struct TextRenderer: Sendable {
                 for run in runs.indices {
                     let font = runs[run].font, pixelSize = runs[run].fontSize * scale, ink = runs[run].style.ink
                     let glyphs = runs[run].glyphs, positions = runs[run].positions
+                    /// Draws one glyph (or one color layer) in `ink` at `pen`.
+                    @inline(__always) func draw(_ glyph: UInt32, at pen: (x: Int, phase: Int, y: Int), ink: Color) {
+                        let glyph = glyphCache.glyph(font: font, glyph: glyph, pixelSize: pixelSize, phase: pen.phase, format: format)
+                        guard glyph.image.width > 0 else { return }
+                        Self.blit(glyph, into: canvas, x: pen.x + glyph.image.left + shiftX, y: pen.y - glyph.image.top + shiftY, ink: ink)
+                    }
                     for index in 0..<min(glyphs.count, positions.count) {
                         guard let pen = Self.pen(positions[index], x: originX, baseline: baseline, scale: scale) else { continue }
                         if let layers = Self.colorLayers(font, glyphs[index], format: format) {
-                            for layer in layers {
-                                let glyph = glyphCache.glyph(font: font, glyph: layer.glyph, pixelSize: pixelSize, phase: pen.phase,
-                                                             format: format)
-                                guard glyph.image.width > 0 else { continue }
-                                Self.blit(glyph, into: canvas, x: pen.x + glyph.image.left + shiftX, y: pen.y - glyph.image.top + shiftY,
-                                          ink: layer.color ?? ink)
-                            }
-                            continue
+                            for layer in layers { draw(layer.glyph, at: pen, ink: layer.color ?? ink) }
+                        } else {
+                            draw(glyphs[index], at: pen, ink: ink)
                         }
-                        let glyph = glyphCache.glyph(font: font, glyph: glyphs[index], pixelSize: pixelSize, phase: pen.phase, format: format)
-                        guard glyph.image.width > 0 else { continue }
-                        Self.blit(glyph, into: canvas, x: pen.x + glyph.image.left + shiftX, y: pen.y - glyph.image.top + shiftY, ink: ink)
                     }
                 }
             }
@@ -384,8 +382,8 @@ public struct TextRenderer: Sendable {
     }
 
     /// Composites a glyph over an RGBA bitmap's pixels, clipped: a color glyph's
-    /// premultiplied pixels over them (its luminance as gray should it have no color plane), a
-    /// mask's coverage (times the ink's alpha) moving each channel toward the ink's.
+    /// premultiplied pixels over them (the glyph cache gives an RGBA bitmap the color plane),
+    /// a mask's coverage (times the ink's alpha) moving each channel toward the ink's.
     static func blitRGBA(_ image: GlyphImage, into canvas: Canvas, x: Int, y: Int, ink: Color) {
         let x0 = max(0, x), y0 = max(0, y)
         let x1 = min(canvas.width, x + image.width), y1 = min(canvas.height, y + image.height)
@@ -404,19 +402,6 @@ public struct TextRenderer: Sendable {
                             guard pixel[3] != 0 else { continue }
                             let address = d + 4 * k
                             address.storePixel(Blend.over(address.loadPixel(), premultiplied: pixel))
-                        }
-                    }
-                }
-            } else if let luminance = image.luminance {
-                luminance.withUnsafeBufferPointer { lum in
-                    guard let lumBase = lum.baseAddress else { return }
-                    for row in y0..<y1 {
-                        let source = (row - y) * image.width + (x0 - x)
-                        let d = base + (row * width + x0) * 4
-                        for k in 0..<count {
-                            let a = UInt32(coverageBase[source + k]), l = UInt32(lumBase[source + k])
-                            let address = d + 4 * k
-                            address.storePixel(Blend.over(address.loadPixel(), premultiplied: SIMD4(l, l, l, a)))
                         }
                     }
                 }
