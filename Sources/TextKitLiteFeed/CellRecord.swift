@@ -1,7 +1,7 @@
 import TextKitLite
 
 /// What `textrender feed` records of a drawn cell, one line of its layouts.jsonl: `{"id",
-/// "height", "elements": [{"id", "kind", "frame", "lines", "truncated", "highlights"}],
+/// "height", "elements": [{"id", "kind", "frame", "lines", "truncated", "highlights", "src"}],
 /// "truncated", "file"}`, a text element's highlights with their rects in the cell's
 /// coordinates. Encoded by `JSONEncoder` (sorted keys) or, byte for byte the same, by
 /// `JSONLines.append(_:to:)`.
@@ -13,7 +13,8 @@ package struct CellRecord: Sendable, Encodable {
     /// The cell image's file name.
     package var file: String
 
-    /// One element of the cell; `lines`, `truncated` and `highlights` only for a text.
+    /// One element of the cell; `lines`, `truncated` and `highlights` only for a text, `src`
+    /// (the picture's source as the post gives it) only for a picture.
     package struct Element: Sendable, Encodable {
         package var id: String
         package var kind: String
@@ -21,6 +22,7 @@ package struct CellRecord: Sendable, Encodable {
         package var lines: Int?
         package var truncated: Bool?
         package var highlights: [HighlightReport]?
+        package var src: String?
     }
 }
 
@@ -37,7 +39,7 @@ extension CellRecord.Element {
         self.init(id: element.id, kind: element.kind.rawValue, frame: element.frame, lines: element.text?.lineCount,
                   truncated: element.text?.isTruncated, highlights: element.text.map { text in
             HighlightReport.reports(text.highlights.map { $0.offsetBy(dx: element.frame.x, dy: element.frame.y) }, in: text)
-        })
+        }, src: element.picture?.source)
     }
 }
 
@@ -117,6 +119,11 @@ extension JSONLines {
                 comma()
                 key("lines")
                 integer(lines, to: &bytes)
+            }
+            if let src = element.src {
+                comma()
+                key("src")
+                string(src, to: &bytes)
             }
             if let truncated = element.truncated {
                 comma()

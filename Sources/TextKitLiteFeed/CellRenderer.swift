@@ -1,17 +1,23 @@
 import TextKitLite
 
-/// Draws a precomputed `CellLayout` (boxes and text layouts) into a bitmap, without
-/// shaping: what a client does with layouts a server computed. Draw a feed cell with its
-/// theme's background (`FeedTheme.background` as `RenderOptions.background`).
+/// Draws a precomputed `CellLayout` (boxes, pictures and text layouts) into a bitmap,
+/// without shaping: what a client does with layouts a server computed. Draw a feed cell
+/// with its theme's background (`FeedTheme.background` as `RenderOptions.background`).
 public struct CellRenderer: Sendable {
     public let textRenderer: TextRenderer
+    /// Gives the pictures (decoded, scaled and cropped to their frames' pixels); nil draws
+    /// every picture as its placeholder box.
+    public let pictures: (any PictureSource)?
 
-    public init(textRenderer: TextRenderer = TextRenderer()) {
+    public init(textRenderer: TextRenderer = TextRenderer(), pictures: (any PictureSource)? = nil) {
         self.textRenderer = textRenderer
+        self.pictures = pictures
     }
 
-    /// Renders a cell at `options.scale`. Checks `isCancelled` before each element and
-    /// before each text line.
+    /// Renders a cell at `options.scale`. Checks `isCancelled` before each element (a
+    /// picture is decoded and scaled, or found in its source's cache, as its element is
+    /// drawn) and before each text line. A picture its source cannot give is drawn as its
+    /// placeholder: its box, filled and outlined.
     ///
     /// - Returns: the bitmap, or nil when cancelled.
     /// - Throws: `RenderError` for invalid options, a bitmap over the size limit or a cell
@@ -28,9 +34,13 @@ public struct CellRenderer: Sendable {
             if isCancelled() { return nil }
             let frame = element.frame
             switch element.kind {
-            case .box:
+            case .box, .picture:
                 let (x, y) = (px(frame.x), px(frame.y))
                 let (w, h) = (px(frame.maxX) - x, px(frame.maxY) - y)
+                if let picture = element.picture, w > 0, h > 0, let image = pictures?.image(picture, width: w, height: h) {
+                    bitmap.draw(image, x: x, y: y, width: w, height: h)
+                    continue
+                }
                 if let fill = element.fill { bitmap.fill(x: x, y: y, width: w, height: h, color: fill) }
                 if let stroke = element.stroke { bitmap.strokeRectangle(x: x, y: y, width: w, height: h, color: stroke) }
             case .text:

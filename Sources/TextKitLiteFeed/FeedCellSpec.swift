@@ -39,17 +39,29 @@ struct FeedCellSpec: Sendable {
         var hasBody: Bool
         var hasQuote: Bool
         var images: Int
+        /// Width over height of a single picture's box (1 for a grid, a placeholder, or a
+        /// picture of unknown size), within `singlePictureAspectRatios`.
+        var aspectRatio: Double
 
+        /// The shape of a post's cell; a single picture's box takes the size the post declares
+        /// (`FeedPrecomputer` declares it from the file's header when the post does not).
         init(_ post: FeedPost) {
-            self.init(hasBody: !post.text.isEmpty, hasQuote: !(post.quote ?? "").isEmpty, images: post.images)
+            let aspectRatio = post.pictures.count == 1 ? post.pictures[0].declaredAspectRatio ?? 1 : 1
+            self.init(hasBody: !post.text.isEmpty, hasQuote: !(post.quote ?? "").isEmpty, images: post.images, aspectRatio: aspectRatio)
         }
 
-        init(hasBody: Bool, hasQuote: Bool, images: Int) {
+        init(hasBody: Bool, hasQuote: Bool, images: Int, aspectRatio: Double = 1) {
             self.hasBody = hasBody
             self.hasQuote = hasQuote
             self.images = max(0, images)
+            let range = FeedCellSpec.singlePictureAspectRatios
+            self.aspectRatio = self.images == 1 ? min(range.upperBound, max(range.lowerBound, aspectRatio)) : 1
         }
     }
+
+    /// The aspect ratios a single picture's box keeps (from 1:3, tall, to 3:1, wide): a
+    /// picture beyond them is cropped to the nearest.
+    static let singlePictureAspectRatios = (1.0 / 3)...3.0
 
     /// A text block's styles: its plain text, and its expand token in the highlight style
     /// (without its highlight, which names the post and is set per post).
@@ -110,29 +122,33 @@ struct FeedCellSpec: Sendable {
         }
     }
 
-    /// The cell's spec for posts of `shape`; `text` makes each text block from its field
-    /// and the options the cell gives it. A right-to-left cell is the same spec mirrored,
+    /// The cell's spec for posts of `shape`, showing `post`'s avatar and pictures (nil:
+    /// placeholders, for measuring); `text` makes each text block from its field and the
+    /// options the cell gives it. A right-to-left cell is the same spec mirrored,
     /// its author and footer lines aligned to the right (to the avatar's side) rather than
     /// the left; neither changes a size or a line, so every cell is measured left to right.
     ///
     /// - Throws: what `text` throws.
-    func spec<E: Error>(_ shape: Shape, rightToLeft: Bool = false,
+    func spec<E: Error>(_ shape: Shape, post: FeedPost? = nil, rightToLeft: Bool = false,
                         text: (Field, LayoutOptions) throws(E) -> LayoutSpec) throws(E) -> LayoutSpec {
         let s = style
         var rows: [LayoutSpec] = []
         rows.reserveCapacity(5)
         let line = LayoutOptions(maxLines: 1, alignment: rightToLeft ? .right : .left, lineHeightMode: s.lineHeightMode,
                                  measureOnly: measureOnly)
-        rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [
-            .box(id: "avatar", size: Size(width: s.avatarSize, height: s.avatarSize), fill: s.theme.avatarFill),
-            try text(.author, line),
-        ])))
+        let avatarSize = Size(width: s.avatarSize, height: s.avatarSize)
+        let avatar: LayoutSpec = if let source = post?.avatar?.source {
+            .picture(id: "avatar", picture: CellPicture(source: source, shape: .circle), size: avatarSize, fill: s.theme.avatarFill)
+        } else {
+            .box(id: "avatar", size: avatarSize, fill: s.theme.avatarFill)
+        }
+        rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [avatar, try text(.author, line)])))
         if shape.hasBody { rows.append(try text(.body, blockOptions(body, maxLines: s.bodyMaxLines))) }
         if shape.hasQuote {
             rows.append(.background(id: "quoteBox", fill: s.theme.quoteFill, .inset(EdgeInsets(all: 8),
                 try text(.quote, blockOptions(quote, maxLines: s.quoteMaxLines)))))
         }
-        if shape.images > 0 { rows.append(imageGrid(shape.images)) }
+        if shape.images > 0 { rows.append(imageGrid(shape, pictures: post?.pictures ?? [])) }
         rows.append(try text(.footer, line))
         let cell = LayoutSpec.inset(s.padding, .stack(StackSpec(axis: .vertical, spacing: s.spacing, children: rows)))
         return rightToLeft ? .mirrored(cell) : cell
@@ -199,10 +215,13 @@ struct FeedCellSpec: Sendable {
                       lineHeightMode: style.lineHeightMode, measureOnly: measureOnly)
     }
 
-    private func imageGrid(_ count: Int) -> LayoutSpec {
-        // One image: a large square; 2 and 4: two columns; otherwise three (as Weibo does).
+    private func imageGrid(_ shape: Shape, pictures: [PostPicture]) -> LayoutSpec {
+        // One image: a large box in its own aspect ratio; 2 and 4: two columns of squares;
+        // otherwise three (as Weibo does).
+        let count = shape.images
         let columns = count == 1 ? 1 : (count == 2 || count == 4) ? 2 : 3
         return .grid(GridSpec(idPrefix: Self.imageIDPrefix, count: count, columns: columns, spacing: style.imageSpacing,
-                              fill: style.theme.imageFill, stroke: style.theme.imageStroke, maxSideFraction: count == 1 ? 0.6 : 1))
+                              fill: style.theme.imageFill, stroke: style.theme.imageStroke, maxSideFraction: count == 1 ? 0.6 : 1,
+                              aspectRatio: shape.aspectRatio, pictures: pictures.map { $0.source.map { CellPicture(source: $0) } }))
     }
 }

@@ -16,8 +16,9 @@ public struct FeedLineError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// Parses one JSON Lines record into a `FeedPost`: `id` (string or integer), `author`,
-/// `text` (required), optional `quote`, `images` (a count from 0 to 100) and `lang` (a BCP 47
-/// language tag: "ja", "zh-Hant").
+/// `text` (required), optional `quote`, `avatar` (a picture: a source string, or `{"src",
+/// "width", "height"}`), `images` (a count of placeholders from 0 to 100, or a list of up to
+/// 100 pictures) and `lang` (a BCP 47 language tag: "ja", "zh-Hant").
 public enum FeedLineParser {
     /// Longest accepted line, in bytes (a post is small; this bounds memory on bad input).
     public static let maximumLineBytes = 1 << 20
@@ -48,13 +49,16 @@ public enum FeedLineParser {
     /// The post of a record, once its image count and language are checked.
     private static func post(_ record: Record, line: Int) throws(FeedLineError) -> FeedPost {
         guard (0...maximumImages).contains(record.images ?? 0) else {
-            throw FeedLineError(line: line, reason: "\"images\" must be an integer from 0 to \(maximumImages), got \(record.images ?? 0)")
+            throw FeedLineError(line: line, reason: "\"images\" must be an integer from 0 to \(maximumImages) or a list of pictures, got \(record.images ?? 0)")
+        }
+        if let pictures = record.pictures, pictures.count > maximumImages {
+            throw FeedLineError(line: line, reason: "\"images\" lists \(pictures.count) pictures, more than \(maximumImages)")
         }
         if let language = record.lang, !TextStyle.isWellFormedLanguage(language) {
             throw FeedLineError(line: line, reason: "\"lang\" must be a BCP 47 language tag such as \"ja\" or \"zh-Hant\", got \(describe(language))")
         }
-        var post = FeedPost(id: record.id, author: record.author ?? "", text: record.text, quote: record.quote,
-                            images: record.images ?? 0, language: record.lang)
+        var post = FeedPost(id: record.id, author: record.author ?? "", text: record.text, quote: record.quote, avatar: record.avatar,
+                            pictures: record.pictures ?? Array(repeating: PostPicture(), count: record.images ?? 0), language: record.lang)
         post.idIsInteger = record.idIsInteger
         return post
     }
@@ -66,13 +70,18 @@ public enum FeedLineParser {
         var author: String?
         var text: String
         var quote: String?
+        var avatar: PostPicture?
+        /// `images` as a count of placeholders, or as a list of pictures.
         var images: Int?
+        var pictures: [PostPicture]?
         var lang: String?
 
-        enum CodingKeys: String, CodingKey { case id, author, text, quote, images, lang }
+        enum CodingKeys: String, CodingKey { case id, author, text, quote, avatar, images, lang }
 
-        init(id: String, idIsInteger: Bool, author: String?, text: String, quote: String?, images: Int?, lang: String?) {
-            (self.id, self.idIsInteger, self.author, self.text, self.quote, self.images, self.lang) = (id, idIsInteger, author, text, quote, images, lang)
+        init(id: String, idIsInteger: Bool, author: String?, text: String, quote: String?, avatar: PostPicture? = nil, images: Int?,
+             pictures: [PostPicture]? = nil, lang: String?) {
+            (self.id, self.idIsInteger, self.author, self.text, self.quote) = (id, idIsInteger, author, text, quote)
+            (self.avatar, self.images, self.pictures, self.lang) = (avatar, images, pictures, lang)
         }
 
         init(from decoder: Decoder) throws {
@@ -86,7 +95,12 @@ public enum FeedLineParser {
             text = try container.decode(String.self, forKey: .text)
             author = try container.decodeIfPresent(String.self, forKey: .author)
             quote = try container.decodeIfPresent(String.self, forKey: .quote)
-            images = try container.decodeIfPresent(Int.self, forKey: .images)
+            avatar = try container.decodeIfPresent(PostPicture.self, forKey: .avatar)
+            if let count = try? container.decodeIfPresent(Int.self, forKey: .images) {
+                images = count
+            } else {
+                pictures = try container.decodeIfPresent([PostPicture].self, forKey: .images)
+            }
             lang = try container.decodeIfPresent(String.self, forKey: .lang)
         }
     }
@@ -116,10 +130,34 @@ public enum FeedLineParser {
         for (key, value): (String, Any?) in [("text", text), ("author", present("author")), ("quote", present("quote")), ("lang", present("lang"))] {
             if let value, !(value is String) { return "\"\(key)\" must be a string, got \(describe(value))" }
         }
+        if let avatar = present("avatar"), let reason = pictureProblem(avatar) { return "\"avatar\" \(reason)" }
         if let images = present("images") {
-            return "\"images\" must be an integer from 0 to \(maximumImages), got \(describe(images))"
+            guard let list = images as? [Any] else {
+                return "\"images\" must be an integer from 0 to \(maximumImages) or a list of pictures, got \(describe(images))"
+            }
+            for (index, picture) in list.enumerated() where !(picture is NSNull) {
+                if let reason = pictureProblem(picture) { return "\"images\"[\(index)] \(reason)" }
+            }
         }
         return "bad JSON"
+    }
+
+    /// What is wrong with a picture's JSON (see `PostPicture`), or nil.
+    private static func pictureProblem(_ value: Any) -> String? {
+        let expected = "must be a source string or {\"src\", \"width\", \"height\"}, got \(describe(value))"
+        if let source = value as? String { return source.isEmpty ? "has an empty source" : nil }
+        guard let fields = value as? [String: Any] else { return expected }
+        guard let source = fields["src"] as? String else { return expected }
+        if source.isEmpty { return "has an empty source" }
+        let sides = [fields["width"], fields["height"]].map { $0.flatMap { $0 is NSNull ? nil : $0 } }
+        if (sides[0] == nil) != (sides[1] == nil) { return "declares both \"width\" and \"height\" or neither" }
+        for side in sides.compactMap({ $0 }) {
+            guard let number = side as? NSNumber, !isBoolean(side), let value = Int(exactly: number.doubleValue),
+                  (1...PostPicture.maximumDeclaredSide).contains(value) else {
+                return "has a \"width\" or \"height\" that is not an integer from 1 to \(PostPicture.maximumDeclaredSide): \(describe(side))"
+            }
+        }
+        return nil
     }
 
     /// A JSON value as it would be written (strings quoted, at most 40 characters), or

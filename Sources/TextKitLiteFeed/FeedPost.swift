@@ -7,41 +7,64 @@ public struct FeedPost: Sendable, Hashable, Codable {
     public var id: String
     /// The id was a JSON integer: outputs write it back as one (`{"id": 7}` stays `7`).
     public var idIsInteger = false
-    public var author: String { didSet { contentHash = Self.contentHash(author, text, quote, images, language) } }
-    public var text: String { didSet { contentHash = Self.contentHash(author, text, quote, images, language) } }
+    public var author: String { didSet { updateContentHash() } }
+    public var text: String { didSet { updateContentHash() } }
     /// The text of a reposted post, shown in a nested box.
-    public var quote: String? { didSet { contentHash = Self.contentHash(author, text, quote, images, language) } }
-    /// Number of attached images, drawn as placeholder boxes in a grid.
-    public var images: Int { didSet { contentHash = Self.contentHash(author, text, quote, images, language) } }
+    public var quote: String? { didSet { updateContentHash() } }
+    /// The author's picture, drawn in a circle; nil for a placeholder. JSON key `avatar`: a
+    /// source (a path or `file://` URL) or `{"src", "width", "height"}`.
+    public var avatar: PostPicture? { didSet { updateContentHash() } }
+    /// The attached pictures, in a grid. JSON key `images`: a list of sources (or
+    /// `{"src", "width", "height"}` objects), or a count of placeholder boxes.
+    public var pictures: [PostPicture] { didSet { updateContentHash() } }
     /// The language of the post's texts (BCP 47, "ja", "zh-Hant"): language-specific glyphs,
     /// line breaking and the regional face of CJK fonts. JSON key `lang`.
-    public var language: String? { didSet { contentHash = Self.contentHash(author, text, quote, images, language) } }
+    public var language: String? { didSet { updateContentHash() } }
+
+    /// Number of attached pictures; setting it makes that many placeholders.
+    public var images: Int {
+        get { pictures.count }
+        set { pictures = Array(repeating: PostPicture(), count: max(0, newValue)) }
+    }
 
     /// A hash of everything the post draws, kept up to date when a field changes, so that a
     /// height-cache lookup does not read the whole post again (a hit still compares it all).
     /// Seeded per process, as `Hasher` is: no post can be made to collide with another.
     private(set) var contentHash: Int
 
+    /// A post with `images` placeholder pictures.
     public init(id: String, author: String, text: String, quote: String? = nil, images: Int = 0, language: String? = nil) {
+        self.init(id: id, author: author, text: text, quote: quote, pictures: Array(repeating: PostPicture(), count: max(0, images)),
+                  language: language)
+    }
+
+    /// A post with pictures.
+    public init(id: String, author: String, text: String, quote: String? = nil, avatar: PostPicture? = nil,
+                pictures: [PostPicture], language: String? = nil) {
         self.id = id
         self.author = author
         self.text = text
         self.quote = quote
-        self.images = images
+        self.avatar = avatar
+        self.pictures = pictures
         self.language = language
-        contentHash = Self.contentHash(author, text, quote, images, language)
+        contentHash = 0
+        updateContentHash()
     }
 
-    private enum CodingKeys: String, CodingKey { case id, author, text, quote, images, lang }
+    private enum CodingKeys: String, CodingKey { case id, author, text, quote, avatar, images, lang }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let integer = try? container.decode(Int64.self, forKey: .id)
+        let pictures = try? container.decode(Int.self, forKey: .images)
         self.init(id: try integer.map(String.init) ?? container.decode(String.self, forKey: .id),
                   author: try container.decode(String.self, forKey: .author),
                   text: try container.decode(String.self, forKey: .text),
                   quote: try container.decodeIfPresent(String.self, forKey: .quote),
-                  images: try container.decode(Int.self, forKey: .images),
+                  avatar: try container.decodeIfPresent(PostPicture.self, forKey: .avatar),
+                  pictures: try pictures.map { Array(repeating: PostPicture(), count: max(0, $0)) }
+                      ?? container.decode([PostPicture].self, forKey: .images),
                   language: try container.decodeIfPresent(String.self, forKey: .lang))
         idIsInteger = integer != nil
     }
@@ -52,7 +75,12 @@ public struct FeedPost: Sendable, Hashable, Codable {
         try container.encode(author, forKey: .author)
         try container.encode(text, forKey: .text)
         try container.encodeIfPresent(quote, forKey: .quote)
-        try container.encode(images, forKey: .images)
+        try container.encodeIfPresent(avatar, forKey: .avatar)
+        if pictures.allSatisfy({ $0.source == nil }) {
+            try container.encode(images, forKey: .images)
+        } else {
+            try container.encode(pictures, forKey: .images)
+        }
         try container.encodeIfPresent(language, forKey: .lang)
     }
 
@@ -108,21 +136,22 @@ extension FeedPost {
     /// True when both posts draw the same: equal UTF-8 bytes in every field (not `String`'s
     /// canonical equivalence: "é" and "e\u{301}" are shaped differently) and images.
     func hasSameContent(as other: FeedPost) -> Bool {
-        images == other.images && author.hasSameUTF8(as: other.author) && text.hasSameUTF8(as: other.text)
+        pictures == other.pictures && avatar == other.avatar && author.hasSameUTF8(as: other.author) && text.hasSameUTF8(as: other.text)
             && (quote ?? "\u{0}").hasSameUTF8(as: other.quote ?? "\u{0}") && (quote == nil) == (other.quote == nil)
             && language == other.language
     }
 
-    /// A hash of what `hasSameContent` compares.
-    fileprivate static func contentHash(_ author: String, _ text: String, _ quote: String?, _ images: Int, _ language: String?) -> Int {
+    /// Sets `contentHash` to a hash of what `hasSameContent` compares.
+    fileprivate mutating func updateContentHash() {
         var hasher = Hasher()
         author.hashUTF8(into: &hasher)
         text.hashUTF8(into: &hasher)
         (quote ?? "").hashUTF8(into: &hasher)
         hasher.combine(quote == nil)
-        hasher.combine(images)
+        hasher.combine(pictures)
+        hasher.combine(avatar)
         hasher.combine(language)
-        return hasher.finalize()
+        contentHash = hasher.finalize()
     }
 }
 
@@ -142,6 +171,84 @@ extension String {
         var copy = self
         copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         hasher.combine(utf8.count)
+    }
+}
+
+/// A picture a post refers to: its source and, when the post declares it, its size in
+/// pixels (which then sizes a single picture's box without reading the file). A picture
+/// without a source is a placeholder box.
+///
+/// JSON: a source string (`"media/a.jpg"`, `"file:///srv/media/a.jpg"`), or an object
+/// `{"src": "media/a.jpg", "width": 1200, "height": 800}`; `null` in a list is a placeholder.
+public struct PostPicture: Sendable, Hashable, Codable {
+    /// A file path (relative ones are resolved against the feed's media root) or a
+    /// `file://` URL; nil for a placeholder.
+    public var source: String?
+    /// The declared width and height in pixels (as displayed), or nil.
+    public var width: Int?
+    public var height: Int?
+
+    /// A placeholder.
+    public init() {}
+
+    public init(source: String, width: Int? = nil, height: Int? = nil) {
+        self.source = source
+        self.width = width
+        self.height = height
+    }
+
+    /// The declared size as width over height, when both sides are declared.
+    public var declaredAspectRatio: Double? {
+        guard let width, let height, width > 0, height > 0 else { return nil }
+        return Double(width) / Double(height)
+    }
+
+    /// The largest side a picture may declare.
+    public static let maximumDeclaredSide = 1_000_000
+
+    private enum CodingKeys: String, CodingKey { case src, width, height }
+
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer() {
+            if single.decodeNil() {
+                self.init()
+                return
+            }
+            if let source = try? single.decode(String.self) {
+                try self.init(checked: source, width: nil, height: nil, codingPath: decoder.codingPath)
+                return
+            }
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(checked: container.decode(String.self, forKey: .src), width: container.decodeIfPresent(Int.self, forKey: .width),
+                      height: container.decodeIfPresent(Int.self, forKey: .height), codingPath: decoder.codingPath)
+    }
+
+    private init(checked source: String, width: Int?, height: Int?, codingPath: [any CodingKey]) throws {
+        func invalid(_ reason: String) -> DecodingError {
+            .dataCorrupted(DecodingError.Context(codingPath: codingPath, debugDescription: reason))
+        }
+        guard !source.isEmpty else { throw invalid("a picture's source is empty") }
+        guard (width == nil) == (height == nil) else { throw invalid("a picture declares both \"width\" and \"height\" or neither") }
+        for side in [width, height].compactMap({ $0 }) where !(1...Self.maximumDeclaredSide).contains(side) {
+            throw invalid("a picture's declared \"width\" and \"height\" are from 1 to \(Self.maximumDeclaredSide), got \(side)")
+        }
+        self.init(source: source, width: width, height: height)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        guard let source else {
+            var single = encoder.singleValueContainer()
+            return try single.encodeNil()
+        }
+        guard let width, let height else {
+            var single = encoder.singleValueContainer()
+            return try single.encode(source)
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .src)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
     }
 }
 

@@ -34,6 +34,8 @@ public final class FeedPrecomputer: Sendable {
     public let measureOnly: Bool
     /// How a cell is composed: its spec and the styled text of each field.
     private let cell: FeedCellSpec
+    /// Where a single picture's size is read when its post does not declare it.
+    public let pictures: (any PictureSource)?
     /// A shaped text is a function of its string and its field's style (one per
     /// precomputer), so it is kept by those, not by post: a post laid out at a new width
     /// finds it again, and so does every other post with the same author, the same quoted
@@ -96,10 +98,14 @@ public final class FeedPrecomputer: Sendable {
     ///     cheaper, and `CellRenderer` refuses them).
     ///   - emoticons: `[codes]` in bodies and quotes drawn as inline images (none by default;
     ///     `EmoticonTable.bundled()` is the table `textrender` uses).
+    ///   - pictures: where the size of a post's single picture is read (its file's header)
+    ///     when the post does not declare it; nil (or a size it cannot read) makes the box
+    ///     square. Grids are squares whatever the pictures.
     public init(engine: TextEngine, style: FeedCellStyle = FeedCellStyle(),
                 heightCache: HeightCache = HeightCache(), shapedTextLimit: Int = 20_000, measureOnly: Bool = false,
-                emoticons: EmoticonTable = .empty) {
+                emoticons: EmoticonTable = .empty, pictures: (any PictureSource)? = nil) {
         self.engine = engine
+        self.pictures = pictures
         self.measureOnly = measureOnly
         self.style = style
         keySettings = HeightCache.Key.Settings(style: style, fonts: engine.fonts)
@@ -120,6 +126,7 @@ public final class FeedPrecomputer: Sendable {
     ///   emoticon too large to lay out (as `measure` does).
     public func layout(_ post: FeedPost, width: Double, scale: Double = 2) throws(LayoutError) -> CellLayout {
         try validate(width: width, scale: scale)
+        let post = sized(post)
         let key = cacheKey(post, width: width, scale: scale, kind: measureOnly ? .measureOnly : .drawable)
         if let cached = heightCache.layout(for: key) { return cached }
         if let styleError { throw styleError }
@@ -151,6 +158,7 @@ public final class FeedPrecomputer: Sendable {
     public func measure(_ post: FeedPost, widths: [Double]) throws(LayoutError) -> [CellMeasurement] {
         for width in widths { try validate(width: width, scale: 1) }
         guard !widths.isEmpty else { return [] }
+        let post = sized(post)
         let key = cacheKey(post, width: 0, scale: 1, kind: .measurement)
         if let cached = heightCache.measurements(for: key, widths: widths) { return cached }
         if let styleError { throw styleError }
@@ -172,6 +180,18 @@ public final class FeedPrecomputer: Sendable {
         measurements.add(results.count, ordering: .relaxed)
         heightCache.insert(results, for: key)
         return results
+    }
+
+    /// The post with its single picture's size declared, read from `pictures` when the post
+    /// does not declare it (and it can be read): the size is then part of the post, in
+    /// every cache key, as a declared one is.
+    private func sized(_ post: FeedPost) -> FeedPost {
+        guard post.pictures.count == 1, post.pictures[0].declaredAspectRatio == nil, let source = post.pictures[0].source,
+              let size = pictures?.pixelSize(of: source), size.width > 0, size.height > 0 else { return post }
+        var post = post
+        post.pictures[0].width = size.width
+        post.pictures[0].height = size.height
+        return post
     }
 
     /// Checks a width and a scale a cell is asked at.
@@ -210,7 +230,7 @@ public final class FeedPrecomputer: Sendable {
     ///
     /// - Throws: `LayoutError` for a text block that cannot be laid out.
     func cellSpec(_ post: FeedPost) throws(LayoutError) -> LayoutSpec {
-        try cell.spec(FeedCellSpec.Shape(post), rightToLeft: cell.isRightToLeft(post)) { field, options throws(LayoutError) in
+        try cell.spec(FeedCellSpec.Shape(post), post: post, rightToLeft: cell.isRightToLeft(post)) { field, options throws(LayoutError) in
             var options = options
             if let count = options.truncationToken?.utf16Count {
                 options.truncationToken?.setHighlights([TextHighlight(kind: .expand, value: post.id, range: 0..<count)])

@@ -28,7 +28,7 @@ struct PostJSONReader {
     }
 
     private mutating func object() -> FeedLineParser.Record? {
-        var id: Value?, author: Value?, text: Value?, quote: Value?, images: Value?, lang: Value?
+        var id: Value?, author: Value?, text: Value?, quote: Value?, avatar: Value?, images: Value?, lang: Value?
         skipWhiteSpace()
         guard take(UInt8(ascii: "{")) else { return nil }
         skipWhiteSpace()
@@ -50,6 +50,7 @@ struct PostJSONReader {
                 case "author": guard set(&author) else { return nil }
                 case "text": guard set(&text) else { return nil }
                 case "quote": guard set(&quote) else { return nil }
+                case "avatar": guard set(&avatar) else { return nil }
                 case "images": guard set(&images) else { return nil }
                 case "lang": guard set(&lang) else { return nil }
                 default: break
@@ -60,12 +61,12 @@ struct PostJSONReader {
         }
         skipWhiteSpace()
         guard i == bytes.count else { return nil }
-        return Self.record(id: id, author: author, text: text, quote: quote, images: images, lang: lang)
+        return Self.record(id: id, author: author, text: text, quote: quote, avatar: avatar, images: images, lang: lang)
     }
 
     /// The record the decoder makes of these fields (`FeedLineParser.Record.init(from:)`),
     /// or nil where it would throw.
-    private static func record(id: Value?, author: Value?, text: Value?, quote: Value?, images: Value?,
+    private static func record(id: Value?, author: Value?, text: Value?, quote: Value?, avatar: Value?, images: Value?,
                                lang: Value?) -> FeedLineParser.Record? {
         func optionalString(_ value: Value?) -> String?? {
             switch value {
@@ -75,7 +76,8 @@ struct PostJSONReader {
             }
         }
         guard case .string(let body)? = text, let author = optionalString(author), let quote = optionalString(quote),
-              let lang = optionalString(lang) else { return nil }
+              let lang = optionalString(lang), let avatarSource = optionalString(avatar), avatarSource != "" else { return nil }
+        let avatar = avatarSource.map { PostPicture(source: $0) }
         let count: Int?
         switch images {
         case nil, .null?: count = nil
@@ -84,9 +86,11 @@ struct PostJSONReader {
         }
         switch id {
         case .string(let string)? where !string.isEmpty:
-            return FeedLineParser.Record(id: string, idIsInteger: false, author: author, text: body, quote: quote, images: count, lang: lang)
+            return FeedLineParser.Record(id: string, idIsInteger: false, author: author, text: body, quote: quote, avatar: avatar,
+                                         images: count, lang: lang)
         case .integer(let value)?:
-            return FeedLineParser.Record(id: String(value), idIsInteger: true, author: author, text: body, quote: quote, images: count, lang: lang)
+            return FeedLineParser.Record(id: String(value), idIsInteger: true, author: author, text: body, quote: quote, avatar: avatar,
+                                         images: count, lang: lang)
         default:
             return nil
         }

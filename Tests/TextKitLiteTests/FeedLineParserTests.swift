@@ -195,7 +195,7 @@ import SampleFeed
         // A long value is cut at 40 characters.
         let long = String(repeating: "a", count: 60)
         #expect(failure(#"{"id": "x", "text": "t", "images": "\#(long)"}"#)?.reason
-                == #""images" must be an integer from 0 to 100, got ""# + long.prefix(38) + "…")
+                == #""images" must be an integer from 0 to 100 or a list of pictures, got ""# + long.prefix(38) + "…")
         // null for an optional field is the field left out.
         #expect(throws: Never.self) { try FeedLineParser.parse(Array(#"{"id": "x", "text": "t", "author": null, "quote": null, "images": null}"#.utf8), line: 1) }
     }
@@ -227,8 +227,50 @@ import SampleFeed
         #expect(tooMany.reason.hasSuffix("got 101"))
         for (images, words) in [(#""3""#, #""3""#), ("2.5", "2.5"), ("99999999999999999999", "99999999999999999999"), ("true", "true")] {
             #expect(failure(#"{"id": "x", "text": "t", "images": \#(images)}"#)?.reason
-                    == #""images" must be an integer from 0 to 100, got "# + words)
+                    == #""images" must be an integer from 0 to 100 or a list of pictures, got "# + words)
         }
+    }
+
+    @Test func picturesAreSourcesOrSizedObjects() throws {
+        let line = #"{"id": 1, "text": "t", "avatar": "a/me.png", "images": ["p/1.jpg", {"src": "file:///srv/2.png", "width": 1200, "height": 800}, null]}"#
+        let post = try #require(try FeedLineParser.parse(Array(line.utf8), line: 1))
+        #expect(post.avatar == PostPicture(source: "a/me.png"))
+        #expect(post.pictures == [PostPicture(source: "p/1.jpg"), PostPicture(source: "file:///srv/2.png", width: 1200, height: 800), PostPicture()])
+        #expect(post.images == 3)
+        #expect(post.pictures[1].declaredAspectRatio == 1.5)
+        // An avatar as an object, and a count of placeholders as before.
+        let sized = try #require(try FeedLineParser.parse(Array(#"{"id": "y", "text": "t", "avatar": {"src": "b.jpg", "width": 4, "height": 4}, "images": 2}"#.utf8), line: 1))
+        #expect(sized.avatar == PostPicture(source: "b.jpg", width: 4, height: 4))
+        #expect(sized.pictures == [PostPicture(), PostPicture()])
+        // The fast reader takes a string avatar as the decoder does (unknown keys are skipped,
+        // a known one never is).
+        let fast = try #require(try FeedLineParser.parse(Array(#"{"id": "z", "text": "t", "avatar": "c.png"}"#.utf8), line: 1))
+        #expect(fast.avatar?.source == "c.png")
+        // Codable round trip: a list stays a list, placeholders stay a count.
+        for original in [post, sized] {
+            let decoded = try JSONDecoder().decode(FeedPost.self, from: JSONEncoder().encode(original))
+            #expect(decoded.pictures == original.pictures && decoded.avatar == original.avatar)
+        }
+        #expect(String(decoding: try JSONEncoder().encode(sized), as: UTF8.self).contains(#""images":2"#))
+    }
+
+    @Test func badPictures() {
+        let cases: [(String, String)] = [
+            (#""avatar": 3"#, #""avatar" must be a source string or {"src", "width", "height"}, got 3"#),
+            (#""avatar": """#, #""avatar" has an empty source"#),
+            (#""avatar": {"width": 3, "height": 3}"#, #""avatar" must be a source string or {"src", "width", "height"}, got an object"#),
+            (#""images": ["a.jpg", 7]"#, #""images"[1] must be a source string or {"src", "width", "height"}, got 7"#),
+            (#""images": [{"src": "a.jpg", "width": 3}]"#, #""images"[0] declares both "width" and "height" or neither"#),
+            (#""images": [{"src": "a.jpg", "width": 0, "height": 3}]"#,
+             #""images"[0] has a "width" or "height" that is not an integer from 1 to 1000000: 0"#),
+            (#""images": [{"src": "a.jpg", "width": 2.5, "height": 3}]"#,
+             #""images"[0] has a "width" or "height" that is not an integer from 1 to 1000000: 2.5"#),
+        ]
+        for (field, reason) in cases {
+            #expect(failure(#"{"id": "x", "text": "t", \#(field)}"#)?.reason == reason, "\(field)")
+        }
+        let many = "[" + Array(repeating: #""a.jpg""#, count: 101).joined(separator: ",") + "]"
+        #expect(failure(#"{"id": "x", "text": "t", "images": \#(many)}"#)?.reason == #""images" lists 101 pictures, more than 100"#)
     }
 
     @Test func lineTooLong() throws {

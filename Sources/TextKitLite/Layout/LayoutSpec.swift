@@ -4,6 +4,9 @@
 public indirect enum LayoutSpec: Sendable {
     /// A fixed-size box (an avatar, an image placeholder) drawn with a fill color.
     case box(id: String, size: Size, fill: Color)
+    /// A fixed-size picture (an avatar): its box, filled with `fill` until (and unless) the
+    /// picture is drawn over it, aspect-filled and masked to `shape`.
+    case picture(id: String, picture: CellPicture, size: Size, fill: Color)
     /// A text block as wide as the space its parent gives it, as tall as its lines.
     case text(id: String, text: ShapedText, options: LayoutOptions)
     /// A text block given unshaped: shaped and laid out when the spec is solved, only
@@ -25,20 +28,28 @@ public indirect enum LayoutSpec: Sendable {
     case mirrored(LayoutSpec)
 }
 
-/// A grid of equal square boxes.
+/// A grid of equal boxes (an image grid): square, or all of one aspect ratio (a single
+/// picture shown in its own shape), each a placeholder or a picture.
 public struct GridSpec: Sendable {
     public var idPrefix: String
     public var count: Int
     public var columns: Int
     public var spacing: Double
+    /// The fill of each box: a placeholder's color, and a picture's until it is drawn.
     public var fill: Color
-    /// The one-pixel outline of each box; nil for none.
+    /// The one-pixel outline of each placeholder box; nil for none.
     public var stroke: Color?
-    /// Largest side of a box, as a fraction of the width (a single image is not full width).
+    /// Largest width and height of a box, as a fraction of the width (a single image is not
+    /// full width).
     public var maxSideFraction: Double
+    /// Width over height of every box (1: squares), from 1/16 to 16 (clamped).
+    public var aspectRatio: Double
+    /// The picture of each box by index, aspect-filled into it; a box past the end, or nil,
+    /// is a placeholder.
+    public var pictures: [CellPicture?]
 
     public init(idPrefix: String, count: Int, columns: Int, spacing: Double, fill: Color, stroke: Color? = nil,
-                maxSideFraction: Double = 1) {
+                maxSideFraction: Double = 1, aspectRatio: Double = 1, pictures: [CellPicture?] = []) {
         self.idPrefix = idPrefix
         self.count = count
         self.columns = columns
@@ -46,7 +57,31 @@ public struct GridSpec: Sendable {
         self.fill = fill
         self.stroke = stroke
         self.maxSideFraction = maxSideFraction
+        self.aspectRatio = aspectRatio
+        self.pictures = pictures
     }
+
+    /// `aspectRatio`, clamped to 1/16…16 (1 for NaN).
+    var clampedAspectRatio: Double { aspectRatio.isNaN ? 1 : min(16, max(1.0 / 16, aspectRatio)) }
+}
+
+/// What a picture element shows: an image by the source its client resolves (a file path
+/// or `file://` URL, as a feed post gives it), aspect-filled into the element's frame
+/// (scaled to cover it, centred, the overflow cropped) and masked to a shape.
+public struct CellPicture: Sendable, Hashable, Codable {
+    public var source: String
+    public var shape: PictureShape
+
+    public init(source: String, shape: PictureShape = .rectangle) {
+        self.source = source
+        self.shape = shape
+    }
+}
+
+/// The outline a picture is cut to: its whole frame, or the ellipse inscribed in it (a
+/// circle in a square frame: an avatar) with an anti-aliased edge.
+public enum PictureShape: String, Sendable, Hashable, Codable {
+    case rectangle, circle
 }
 
 /// A stack of children along one axis.
@@ -70,9 +105,10 @@ public struct StackSpec: Sendable {
     }
 }
 
-/// One laid-out element of a cell: its frame in the cell, and for text its layout.
+/// One laid-out element of a cell: its frame in the cell, for text its layout, for a
+/// picture what it shows.
 public struct CellElement: Sendable, Codable {
-    public enum Kind: String, Sendable, Codable { case box, text }
+    public enum Kind: String, Sendable, Codable { case box, text, picture }
 
     public var id: String
     public var kind: Kind
@@ -84,6 +120,8 @@ public struct CellElement: Sendable, Codable {
     public var stroke: Color?
     /// The text layout of a text element; its size equals the frame's.
     public var text: TextLayout?
+    /// What a picture element shows (drawn over its `fill`).
+    public var picture: CellPicture?
 }
 
 /// A text block's measurement in a measured spec.
@@ -127,8 +165,8 @@ package final class MeasuringPlan: Sendable {
 /// (`FrameSolver`), or each text block's measurement (`SpecMeasurer`). The spec's
 /// geometry is computed once, in `LayoutSpec.place`.
 private protocol SpecPlacement {
-    /// A fixed box (and a grid's boxes) at `frame`.
-    mutating func box(id: String, frame: Rect, fill: Color, stroke: Color?)
+    /// A fixed box (and a grid's boxes) at `frame`, a picture's when `picture` is set.
+    mutating func box(id: String, frame: Rect, fill: Color, stroke: Color?, picture: CellPicture?)
     /// Whether boxes are wanted at all (a grid's frames are computed only then).
     var placesBoxes: Bool { get }
     /// A shaped text block laid out at `options` made `width` wide (`LayoutOptions.at(width:)`,
@@ -155,7 +193,7 @@ private protocol SpecPlacement {
 private protocol FramelessPlacement: SpecPlacement {}
 
 extension FramelessPlacement {
-    mutating func box(id: String, frame: Rect, fill: Color, stroke: Color?) {}
+    mutating func box(id: String, frame: Rect, fill: Color, stroke: Color?, picture: CellPicture?) {}
     var placesBoxes: Bool { false }
     var mark: Int { 0 }
     mutating func reserveBackground(id: String, fill: Color) {}
@@ -168,8 +206,9 @@ extension FramelessPlacement {
 private struct FrameSolver: SpecPlacement {
     var elements: [CellElement] = []
 
-    mutating func box(id: String, frame: Rect, fill: Color, stroke: Color?) {
-        elements.append(CellElement(id: id, kind: .box, frame: frame, fill: fill, stroke: stroke))
+    mutating func box(id: String, frame: Rect, fill: Color, stroke: Color?, picture: CellPicture?) {
+        elements.append(CellElement(id: id, kind: picture == nil ? .box : .picture, frame: frame, fill: fill, stroke: stroke,
+                                    picture: picture))
     }
 
     var placesBoxes: Bool { true }
@@ -348,7 +387,7 @@ extension LayoutSpec {
     /// Number of elements `place` makes (wrapping: a capacity hint, never trapping).
     private var elementCount: Int {
         switch self {
-        case .box, .text, .attributedText: 1
+        case .box, .picture, .text, .attributedText: 1
         case .inset(_, let child), .mirrored(let child): child.elementCount
         case .background(_, _, let child): 1 &+ child.elementCount
         case .stack(let stack): stack.children.reduce(0) { $0 &+ $1.elementCount }
@@ -359,7 +398,7 @@ extension LayoutSpec {
     /// The fixed width of a child in a horizontal stack, nil for flexible (text) children.
     fileprivate var fixedWidth: Double? {
         switch self {
-        case .box(_, let size, _): return size.width
+        case .box(_, let size, _), .picture(_, _, let size, _): return size.width
         case .text, .attributedText: return nil
         case .inset(let insets, let child): return child.fixedWidth.map { $0 + insets.horizontal }
         case .background(_, _, let child), .mirrored(let child): return child.fixedWidth
@@ -384,7 +423,11 @@ extension LayoutSpec {
                                                      into placement: inout Placement) throws(LayoutError) -> Size {
         switch self {
         case .box(let id, let size, let fill):
-            placement.box(id: id, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill, stroke: nil)
+            placement.box(id: id, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill, stroke: nil, picture: nil)
+            return size
+        case .picture(let id, let picture, let size, let fill):
+            placement.box(id: id, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill, stroke: nil,
+                          picture: picture)
             return size
         case .text(let id, let text, let options):
             return try placement.text(id: id, text, options: options, width: max(width, 1e-3), x: x, y: y, engine: engine)
@@ -410,13 +453,18 @@ extension LayoutSpec {
         case .grid(let grid):
             let columns = max(1, grid.columns)
             let rows = (max(0, grid.count) + columns - 1) / columns
-            let side = max(0, min(width * grid.maxSideFraction, (width - grid.spacing * Double(columns - 1)) / Double(columns)))
+            // A box's width and height: as wide as the columns allow, both within the
+            // largest side, in the grid's aspect ratio.
+            let largest = max(0, min(width * grid.maxSideFraction, (width - grid.spacing * Double(columns - 1)) / Double(columns)))
+            let ratio = grid.clampedAspectRatio
+            let (boxWidth, boxHeight) = ratio >= 1 ? (largest, largest / ratio) : (largest * ratio, largest)
             for i in 0..<(placement.placesBoxes ? max(0, grid.count) : 0) {
-                let frame = Rect(x: x + Double(i % columns) * (side + grid.spacing), y: y + Double(i / columns) * (side + grid.spacing),
-                                 width: side, height: side)
-                placement.box(id: "\(grid.idPrefix)\(i)", frame: frame, fill: grid.fill, stroke: grid.stroke)
+                let frame = Rect(x: x + Double(i % columns) * (boxWidth + grid.spacing), y: y + Double(i / columns) * (boxHeight + grid.spacing),
+                                 width: boxWidth, height: boxHeight)
+                placement.box(id: "\(grid.idPrefix)\(i)", frame: frame, fill: grid.fill, stroke: grid.stroke,
+                              picture: i < grid.pictures.count ? grid.pictures[i] : nil)
             }
-            let height = rows == 0 ? 0 : Double(rows) * side + Double(rows - 1) * grid.spacing
+            let height = rows == 0 ? 0 : Double(rows) * boxHeight + Double(rows - 1) * grid.spacing
             return Size(width: width, height: height)
         }
     }
