@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "TextKitLite", targets: ["TextKitLite"]),
         .library(name: "TextKitLiteFeed", targets: ["TextKitLiteFeed"]),
+        .library(name: "TextKitLiteMedia", targets: ["TextKitLiteMedia"]),
         .library(name: "SampleFeed", targets: ["SampleFeed"]),
         .executable(name: "textrender", targets: ["textrender"]),
     ],
@@ -39,6 +40,15 @@ let package = Package(
             name: "CPNG",
             dependencies: ["CLibPNG"],
             exclude: ["libpng"]),
+        // libjpeg (libjpeg-turbo) the same way, for TextKitLiteMedia only: the core library
+        // does not link it.
+        .systemLibrary(
+            name: "CLibJPEG", path: "Sources/CJPEG/libjpeg", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .target(
+            name: "CJPEG",
+            dependencies: ["CLibJPEG"],
+            exclude: ["libjpeg"]),
         .target(
             name: "TextKitLite",
             dependencies: ["CHarfBuzz", "CFreetype", "CFontconfig", "CUnicode", "CPNG", .product(name: "DequeModule", package: "swift-collections")],
@@ -48,6 +58,13 @@ let package = Package(
         .target(
             name: "TextKitLiteFeed",
             dependencies: ["TextKitLite"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Pictures for feed cells: PNG and JPEG files decoded with their color and EXIF
+        // orientation, scaled, aspect-filled, masked and cached. Its own target so that the
+        // core does not link libjpeg.
+        .target(
+            name: "TextKitLiteMedia",
+            dependencies: ["TextKitLite", "CJPEG"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Synthetic feed posts for tests, benchmarks and the memory check; not for apps.
         .target(
@@ -64,7 +81,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "TextKitLiteTests",
-            dependencies: ["TextKitLite", "TextKitLiteFeed", "SampleFeed"],
+            dependencies: ["TextKitLite", "TextKitLiteFeed", "TextKitLiteMedia", "SampleFeed"],
             resources: [.copy("Snapshots"), .copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The documentation articles' code (the .docc catalogs), run against the public API

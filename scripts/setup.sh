@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Installs what TextKitLite needs on Debian 12 when it is missing: HarfBuzz, FreeType, libpng and
-# ICU development files, pkg-config, the Unicode conformance files (unicode-data), GNU time
-# (peak memory of the bounded-memory check), python3-jsonschema (the output schema check) and
+# Installs what TextKitLite needs on Debian 12 when it is missing: HarfBuzz, FreeType, libpng,
+# libjpeg (libjpeg62-turbo-dev, for TextKitLiteMedia only) and ICU development files,
+# pkg-config, the Unicode conformance files (unicode-data), GNU time (peak memory of the bounded-memory check), python3-jsonschema (the output schema check) and
 # fontconfig's development files.
-# `--test` adds the tests' system fonts and python3-fonttools (scripts/make-colr-font.py rebuilds
-# the tests' COLR font with it); `--bench` adds Pango and cairo's development files, for
+# `--test` adds the tests' system fonts, python3-fonttools (scripts/make-colr-font.py rebuilds
+# the tests' COLR font with it) and python3-pil (scripts/make-media-fixtures.py rebuilds the
+# picture fixtures with it); `--bench` adds Pango and cairo's development files, for
 # the Pango + cairo peer of the benchmarks (Benchmarks/pango.sh); neither is a library dependency.
 # Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
 
-packages=(pkg-config libharfbuzz-dev libfreetype-dev libpng-dev libfontconfig-dev libicu-dev unicode-data time python3-jsonschema)
+packages=(pkg-config libharfbuzz-dev libfreetype-dev libpng-dev libjpeg62-turbo-dev libfontconfig-dev libicu-dev unicode-data time python3-jsonschema)
 # The tests' system fonts (fontconfig lookups, system fallback, CJK faces by language), and the
 # font tools of their fixture scripts.
 for flag in "$@"; do
     case "$flag" in
-        --test) packages+=(fonts-noto-cjk fonts-thai-tlwg python3-fonttools) ;;
+        --test) packages+=(fonts-noto-cjk fonts-thai-tlwg python3-fonttools python3-pil) ;;
         --bench) packages+=(libpango1.0-dev libcairo2-dev) ;;
         *) echo "setup: unknown option $flag (use --test, --bench)" >&2; exit 64 ;;
     esac
