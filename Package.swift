@@ -57,7 +57,7 @@ let package = Package(
         // precomputer, height cache, cell renderer.
         .target(
             name: "TextKitLiteFeed",
-            dependencies: ["TextKitLite"],
+            dependencies: ["TextKitLite", "TextKitLiteMedia"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Pictures for feed cells: PNG and JPEG files decoded with their color and EXIF
         // orientation, scaled, aspect-filled, masked and cached. Its own target so that the
@@ -76,6 +76,7 @@ let package = Package(
             dependencies: [
                 "TextKitLite",
                 "TextKitLiteFeed",
+                "TextKitLiteMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),

@@ -3,7 +3,8 @@
 
     scripts/check-schemas.py TEXTRENDER
 
-Runs `measure` (cell and text layouts) and `feed` over examples/feed.jsonl and checks every
+Runs `measure` (cell and text layouts) and `feed` over examples/feed.jsonl (and `feed` over
+examples/photo-feed.jsonl, whose cells hold pictures) and checks every
 output line with jsonschema (Debian's python3-jsonschema, installed by scripts/setup.sh).
 Exits non-zero naming the first line that does not match.
 """
@@ -44,6 +45,8 @@ for layout in ["cell", "text"]:
         out = subprocess.run([tool, "measure", feed, "--layout", layout, "--width", widths],
                              capture_output=True, text=True, check=True).stdout
         check(out.splitlines(), measure, f"measure --layout {layout} --width {widths}")
-with tempfile.TemporaryDirectory() as directory:
-    subprocess.run([tool, "feed", feed, "--out", directory, "--scale", "1"], capture_output=True, check=True)
-    check(Path(directory, "layouts.jsonl").read_text().splitlines(), validator("layouts.schema.json"), "feed layouts.jsonl")
+for source in [feed, str(root / "examples/photo-feed.jsonl")]:
+    with tempfile.TemporaryDirectory() as directory:
+        subprocess.run([tool, "feed", source, "--out", directory, "--scale", "1"], capture_output=True, check=True)
+        check(Path(directory, "layouts.jsonl").read_text().splitlines(), validator("layouts.schema.json"),
+              f"feed {Path(source).name} layouts.jsonl")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds textrender, and renders a mixed Chinese / English /
 # emoji / Arabic / Hebrew paragraph to out/sample.png (color: color emoji, blue links, dark
-# text on white) with the bundled fonts, and the same in the dark colors to out/sample-dark.png.
+# text on white) with the bundled fonts, and the same in the dark colors to out/sample-dark.png;
+# then the cells of examples/photo-feed.jsonl (avatars and pictures) to out/photos/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -13,4 +14,7 @@ sample='TextKitLite 把文字排版带到 Linux：HarfBuzz shaping, ICU line bre
     --emoticons examples/emoticons/emoticons.json --output out/sample.png --json > out/sample.json
 .build/release/textrender render "$sample" --width 320 --scale 2 --highlight --color '#f7f9f9' --background '#15202b' \
     --output out/sample-dark.png
-echo "wrote out/sample.png, out/sample-dark.png and out/sample.json"
+# A feed with avatars and photographs, drawn as cells (PNG) with their layouts.jsonl.
+rm -rf out/photos
+.build/release/textrender feed examples/photo-feed.jsonl --out out/photos
+echo "wrote out/sample.png, out/sample-dark.png, out/sample.json and out/photos/ (feed cells with pictures)"

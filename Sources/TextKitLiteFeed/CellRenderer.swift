@@ -1,4 +1,5 @@
 import TextKitLite
+import TextKitLiteMedia
 
 /// Draws a precomputed `CellLayout` (boxes, pictures and text layouts) into a bitmap,
 /// without shaping: what a client does with layouts a server computed. Draw a feed cell
@@ -41,6 +42,10 @@ public struct CellRenderer: Sendable {
                     bitmap.draw(image, x: x, y: y, width: w, height: h)
                     continue
                 }
+                if let fill = element.fill, element.picture?.shape == .circle, w > 0, h > 0 {
+                    bitmap.draw(Self.disk(fill, width: w, height: h), x: x, y: y, width: w, height: h)
+                    continue
+                }
                 if let fill = element.fill { bitmap.fill(x: x, y: y, width: w, height: h, color: fill) }
                 if let stroke = element.stroke { bitmap.strokeRectangle(x: x, y: y, width: w, height: h, color: stroke) }
             case .text:
@@ -50,5 +55,16 @@ public struct CellRenderer: Sendable {
             }
         }
         return bitmap
+    }
+
+    /// A round picture's placeholder: its fill in the ellipse inscribed in `width × height`
+    /// pixels, with the picture's anti-aliased edge.
+    private static func disk(_ fill: Color, width: Int, height: Int) -> GrayImage {
+        let count = width * height
+        var rgb: [UInt8] = []
+        rgb.reserveCapacity(3 * count)
+        for _ in 0..<count { rgb += [fill.red, fill.green, fill.blue] }
+        return GrayImage(width: width, height: height, gray: Array(repeating: fill.grayLevel, count: count),
+                         alpha: Array(repeating: fill.alpha, count: count), rgb: rgb).masked(to: .circle)
     }
 }

@@ -1,17 +1,9 @@
 import TextKitLite
 
-/// The outline a picture is cut to.
-public enum ImageShape: String, Sendable, Hashable, Codable {
-    /// The whole image.
-    case rectangle
-    /// The inscribed circle (an ellipse for a non-square image), for avatars.
-    case circle
-}
-
 extension GrayImage {
     /// The image with its alpha multiplied by the shape's coverage: `.circle` is the inscribed
-    /// circle (ellipse for a non-square image) with an anti-aliased edge (coverage per pixel,
-    /// e.g. analytic distance or 4×4 supersampling), `.rectangle` returns self.
+    /// circle (ellipse for a non-square image) with an anti-aliased edge, `.rectangle`
+    /// returns self.
     ///
     /// The coverage of a pixel is the fraction of its 4 × 4 sample points (at the centres of
     /// its sixteenths) inside the ellipse; a pixel whose samples are all inside or all outside
@@ -21,7 +13,7 @@ extension GrayImage {
     ///
     /// - Parameter shape: the outline.
     /// - Complexity: O(pixels).
-    public func masked(to shape: ImageShape) -> GrayImage {
+    public func masked(to shape: PictureShape) -> GrayImage {
         guard shape == .circle, width > 0, height > 0 else { return self }
         var alpha = self.alpha
         let centreX = Double(width) / 2, centreY = Double(height) / 2

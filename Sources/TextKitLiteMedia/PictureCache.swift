@@ -16,7 +16,7 @@ public final class PictureCache: Sendable {
         let path: String
         let width: Int
         let height: Int
-        let shape: ImageShape
+        let shape: PictureShape
     }
 
     private let pictures: BoundedCache<Key, Result<GrayImage, ImageError>>
@@ -55,7 +55,7 @@ public final class PictureCache: Sendable {
     /// - Throws: the `ImageError` of `ImageFiles.decode(file:maxPixels:atLeast:)`, the same
     ///   one again (from the cache) on later requests of the same key.
     /// - Complexity: a hash lookup on a hit; a decode and a resample on a miss.
-    public func picture(path: String, width: Int, height: Int, shape: ImageShape) throws(ImageError) -> GrayImage {
+    public func picture(path: String, width: Int, height: Int, shape: PictureShape) throws(ImageError) -> GrayImage {
         let key = Key(path: path, width: width, height: height, shape: shape)
         if let cached = pictures.value(for: key) { return try cached.get() }
         let made = Result { () throws(ImageError) in try Self.make(key, maxPixels: maxPixels) }

@@ -79,26 +79,27 @@ struct FeedCommand: ParsableCommand {
 
     func run() throws {
         let theme = try cellTheme()
-        let precomputer = try feed.streamingPrecomputer(direction: direction, theme: theme)
+        let media = try feed.media()
+        let precomputer = try feed.streamingPrecomputer(direction: direction, theme: theme, media: media)
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         let output = try FeedOutput(path: out)
         let signalSources = output.removeTemporariesOnInterrupt()
         defer { withExtendedLifetime(signalSources) {} }
         do {
-            try render(FeedReader(descriptor: descriptor), with: precomputer, into: output)
+            try render(FeedReader(descriptor: descriptor), with: precomputer, media: media, into: output)
         } catch {
             output.abandon()
             throw error
         }
     }
 
-    private func render(_ reader: FeedReader, with precomputer: FeedPrecomputer, into output: FeedOutput) throws {
+    private func render(_ reader: FeedReader, with precomputer: FeedPrecomputer, media: FeedMedia, into output: FeedOutput) throws {
         let layouts = try output.createTemporaryFile(beside: output.layoutsPath)
         var writer = JSONLinesWriter(file: FileHandle(fileDescriptor: layouts.descriptor, closeOnDealloc: true), name: output.layoutsPath)
         let pixelFormat: PixelFormat = gray || imageFormat == .pgm ? .gray8 : .rgba8
         let options = RenderOptions(scale: scale, format: pixelFormat, background: precomputer.style.theme.background, maxPixels: maxPixels)
-        let drawer = CellDrawer(precomputer: precomputer, renderer: CellRenderer(), options: options,
+        let drawer = CellDrawer(precomputer: precomputer, renderer: CellRenderer(pictures: media), options: options,
                                 width: feed.width, format: imageFormat, output: output)
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)
@@ -158,8 +159,9 @@ struct FeedCommand: ParsableCommand {
         // What was read before a read error is drawn and recorded; the run still fails.
         try feed.checkRead(reader)
         try progress.summary("rendered", caches: [("word", precomputer.engine.shapeCache.statistics), ("height", precomputer.heightCache.statistics),
-                                                  ("glyph", drawer.renderer.textRenderer.glyphCache.statistics)])
-        if progress.badLines > 0 { throw badLinesExitCode }
+                                                  ("glyph", drawer.renderer.textRenderer.glyphCache.statistics),
+                                                  ("picture", media.cache.statistics)], media: media)
+        if progress.badLines > 0 || media.failureCount > 0 { throw badLinesExitCode }
     }
 
     /// The file names given so far, so that every post gets its own: the k-th post (k ≥ 2)

@@ -2,11 +2,17 @@ import ArgumentParser
 import Foundation
 import TextKitLite
 import TextKitLiteFeed
+import TextKitLiteMedia
 
 /// Options shared by `feed` and `measure`.
 struct FeedOptions: ParsableArguments {
-    @Argument(help: "A JSON Lines feed (one post per line: id, author, text, optional quote and images). Omit or '-' for standard input.")
+    @Argument(help: "A JSON Lines feed (one post per line: id, author, text, optional quote, avatar and images). Omit or '-' for standard input.")
     var input: String?
+
+    @Option(name: .customLong("media-root"),
+            help: ArgumentHelp("The folder relative avatar and image paths are resolved against. Default: the feed file's folder (the current folder for standard input).",
+                               valueName: "dir"))
+    var mediaRoot: String?
 
     @Option(name: .customLong("width"), parsing: .unconditional,
             help: ArgumentHelp("Cell width in points; measure takes several, comma-separated (320,375,414,768).", valueName: "points"))
@@ -73,14 +79,27 @@ struct FeedOptions: ParsableArguments {
     /// shaped-word cache is what pays off. Peak memory stays flat however long the feed.
     /// `direction` is the cells' (`FeedCellStyle.direction`): it moves frames, never heights;
     /// `theme` their colors, which change no frame.
-    func streamingPrecomputer(direction: ParagraphDirection = .auto, theme: FeedTheme = .light) throws -> FeedPrecomputer {
+    func streamingPrecomputer(direction: ParagraphDirection = .auto, theme: FeedTheme = .light, media: FeedMedia? = nil) throws -> FeedPrecomputer {
         let engine = TextEngine(fonts: try fontOptions.chain(), shapeCache: ShapeCache(maxEntries: 100_000, maxBytes: 32 << 20))
         var style = cellStyle()
         style.direction = direction
         style.theme = theme
         return FeedPrecomputer(engine: engine, style: style,
                                heightCache: HeightCache(maxEntries: 10_000, maxBytes: 16 << 20), shapedTextLimit: 64,
-                               emoticons: try emoticonTable(emoticons, bundledByDefault: true))
+                               emoticons: try emoticonTable(emoticons, bundledByDefault: true), pictures: media)
+    }
+
+    /// The posts' pictures, read from files under the media root: each source that cannot be
+    /// read gets one warning line on standard error, and its cells a placeholder.
+    func media() throws -> FeedMedia {
+        let root = mediaRoot ?? input.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0).deletingLastPathComponent().path } ?? "."
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("invalid --media-root \(root): not a folder")
+        }
+        return FeedMedia(root: root, cache: PictureCache(maxBytes: 64 << 20)) { error in
+            try? Output.standardError("textrender: warning: \(error) (placeholder drawn)\n")
+        }
     }
 
     func cellStyle() -> FeedCellStyle {
@@ -142,7 +161,7 @@ final class FeedProgress {
         if interactive { try Output.standardError("\r\u{1B}[K") }
     }
 
-    func summary(_ verb: String, caches: [(String, CacheStatistics)]) throws {
+    func summary(_ verb: String, caches: [(String, CacheStatistics)], media: FeedMedia? = nil) throws {
         try clearLine()
         let seconds = Date().timeIntervalSince(started)
         let rate = Double(posts) / max(1e-9, seconds)
@@ -150,7 +169,10 @@ final class FeedProgress {
             "\(name) cache \(String(format: "%.1f", statistics.hitRate * 100))% hits"
                 + " (\(statistics.count) entries, \(statistics.cost >> 10) KB, \(statistics.evictions) evicted)"
         }.joined(separator: ", ")
-        let bad = badLines == 0 ? "" : ", \(badLines) bad line\(badLines == 1 ? "" : "s") skipped"
+        var bad = badLines == 0 ? "" : ", \(badLines) bad line\(badLines == 1 ? "" : "s") skipped"
+        if let failures = media?.failureCount, failures > 0 {
+            bad += ", \(failures) picture\(failures == 1 ? "" : "s") unreadable (placeholders drawn)"
+        }
         try Output.standardError(
             "textrender: \(verb) \(posts) posts\(bad) in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", rate)) posts/s); \(cacheText)\n")
     }

@@ -51,7 +51,8 @@ struct MeasureCommand: ParsableCommand {
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         // Nothing is drawn: heights, line starts and truncation are measured, not laid out.
-        let precomputer = try feed.streamingPrecomputer()
+        let media = try feed.media()
+        let precomputer = try feed.streamingPrecomputer(media: media)
         let engine = precomputer.engine
         let measurer = FeedMeasurer(precomputer: precomputer, subject: layout, widths: feed.widths.values, maxLines: feed.maxLines ?? 0,
                                     textStyle: try textStyle())
@@ -90,8 +91,8 @@ struct MeasureCommand: ParsableCommand {
         // measured-text cache (recurring authors and quotes) and the height cache.
         try progress.summary("measured", caches: [("word", engine.shapeCache.statistics)] + (layout == .text ? [] : [
             ("text", precomputer.measuredTextStatistics), ("height", precomputer.heightCache.statistics),
-        ]))
-        if progress.badLines > 0 { throw badLinesExitCode }
+        ]), media: media)
+        if progress.badLines > 0 || media.failureCount > 0 { throw badLinesExitCode }
     }
 }
 

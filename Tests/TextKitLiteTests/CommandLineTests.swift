@@ -454,4 +454,55 @@ enum TextRenderTool {
         #expect(!files.contains { $0.hasPrefix(".") }, "\(files.filter { $0.hasPrefix(".") })")
         #expect(!FileManager.default.fileExists(atPath: directory + "/layouts.jsonl"))
     }
+
+    /// The photo feed: `measure` (headers only) and `feed` (pictures drawn) give the same
+    /// heights, every cell is drawn in color, and the picture cache is hit for the pictures
+    /// several posts share.
+    @Test func photoFeedMeasuresAsItDraws() throws {
+        let examples = PictureCellTests.examples
+        let directory = NSTemporaryDirectory() + "photo-feed-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let feed = try TextRenderTool.run(["feed", examples + "/photo-feed.jsonl", "--out", directory, "--jobs", "2"])
+        #expect(feed.status == 0, "\(feed.stderr)")
+        #expect(!feed.stderr.contains("warning"), "\(feed.stderr)")
+        #expect(feed.stderr.contains("picture cache"))
+        let measured = try TextRenderTool.run(["measure", examples + "/photo-feed.jsonl"])
+        #expect(measured.status == 0, "\(measured.stderr)")
+        func heights(_ lines: some Sequence<Substring>) throws -> [Double] {
+            try lines.filter { !$0.isEmpty }.map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["height"] as? Double ?? -1
+            }
+        }
+        let layouts = try String(contentsOfFile: directory + "/layouts.jsonl", encoding: .utf8)
+        let drawn = try heights(layouts.split(separator: "\n"))
+        #expect(drawn.count == 14)
+        #expect(try heights(measured.stdout.split(separator: "\n")) == drawn)
+        #expect(layouts.contains(#""kind":"picture""#) && layouts.contains(#""src":"media/pictures/boats.jpg""#))
+        let cell = try GrayImage(pngFile: directory + "/2005.png")
+        #expect(cell.isColor && cell.width == 750)
+    }
+
+    /// A broken picture: one warning per file, a placeholder, every post drawn, status 2.
+    @Test func brokenPicturesWarnOnceAndExitTwo() throws {
+        let directory = NSTemporaryDirectory() + "broken-pictures-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: directory + "/bad.jpg"))
+        let feed = #"""
+        {"id": 1, "text": "a", "avatar": "bad.jpg", "images": ["bad.jpg", "missing.png"]}
+        {"id": 2, "text": "b", "images": ["bad.jpg"]}
+        """#
+        try Data(feed.utf8).write(to: URL(fileURLWithPath: directory + "/feed.jsonl"))
+        let result = try TextRenderTool.run(["feed", directory + "/feed.jsonl", "--out", directory + "/out"])
+        #expect(result.status == 2)
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("warning") }
+        #expect(warnings.count == 2, "\(result.stderr)")
+        #expect(warnings.contains { $0.contains("not a PNG or JPEG file: \(directory)/bad.jpg") })
+        #expect(warnings.contains { $0.contains("\(directory)/missing.png: No such file or directory") })
+        #expect(result.stderr.contains("rendered 2 posts, 2 pictures unreadable (placeholders drawn)"))
+        #expect(FileManager.default.fileExists(atPath: directory + "/out/1.png") && FileManager.default.fileExists(atPath: directory + "/out/2.png"))
+        // --media-root resolves relative paths elsewhere; a file there is found.
+        let rooted = try TextRenderTool.run(["measure", "--media-root", "/nonexistent-root"], stdin: Data(feed.utf8))
+        #expect(rooted.status == 64 && rooted.stderr.contains("invalid --media-root /nonexistent-root: not a folder"))
+    }
 }

@@ -91,7 +91,7 @@ import Testing
                                        HighlightReport(kind: text(), value: text(), range: [Int.random(in: 0...99), Int.random(in: 100...999)],
                                                        rects: (0..<Int.random(in: 0...2)).map { _ in rect() },
                                                        truncationToken: Bool.random() ? true : nil)
-                                   } : nil)
+                                   } : nil, src: !isText && Bool.random() ? text() : nil)
             }
             let id = Bool.random() ? JSONID(String(Int64.random(in: .min ... .max)), isInteger: true) : JSONID(text(), isInteger: false)
             let file = FeedPost.fileName(forID: text(), extension: "png")
