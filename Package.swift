@@ -30,6 +30,10 @@ let package = Package(
         .target(
             name: "CUnicode",
             linkerSettings: [.linkedLibrary("icuuc")]),
+        // ICU's formatters (libicui18n) for the feed layer's labels: relative times and dates.
+        .target(
+            name: "CFeedFormat",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         // libpng through pkg-config, and a C target that makes every libpng call: libpng
         // reports errors by longjmp, which must not cross Swift frames, and a system-library
         // target cannot hold the C code that catches it.
@@ -57,7 +61,7 @@ let package = Package(
         // precomputer, height cache, cell renderer.
         .target(
             name: "TextKitLiteFeed",
-            dependencies: ["TextKitLite", "TextKitLiteMedia"],
+            dependencies: ["TextKitLite", "TextKitLiteMedia", "CFeedFormat"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Pictures for feed cells: PNG and JPEG files decoded with their color and EXIF
         // orientation, scaled, aspect-filled, masked and cached. Its own target so that the

@@ -16,5 +16,5 @@ sample='TextKitLite 把文字排版带到 Linux：HarfBuzz shaping, ICU line bre
     --output out/sample-dark.png
 # A feed with avatars and photographs, drawn as cells (PNG) with their layouts.jsonl.
 rm -rf out/photos
-.build/release/textrender feed examples/photo-feed.jsonl --out out/photos
+.build/release/textrender feed examples/photo-feed.jsonl --out out/photos --now 2026-11-28T22:00:00Z --separator
 echo "wrote out/sample.png, out/sample-dark.png, out/sample.json and out/photos/ (feed cells with pictures)"

@@ -8,7 +8,7 @@ import TextKitLite
 struct FeedCellSpec: Sendable {
     /// A cell's text blocks; the raw value is the block's element id.
     enum Field: String, Hashable, Sendable, CaseIterable {
-        case author, body, quote, footer
+        case author, meta, body, quote, footer
 
         /// The field whose element id is `id`: as `init(rawValue:)`, which goes through the
         /// standard library's generic string switch for every text a cell measures; `==`
@@ -19,18 +19,27 @@ struct FeedCellSpec: Sendable {
             case Self.author.rawValue: self = .author
             case Self.quote.rawValue: self = .quote
             case Self.footer.rawValue: self = .footer
+            case Self.meta.rawValue: self = .meta
             default: return nil
             }
         }
 
-        /// The field's string in a post ("" for the footer, the same in every cell).
-        func string(of post: FeedPost) -> String {
+        /// The field's string in a post; the time and source line and the footer in the post's
+        /// labels' language (`FeedLabels`), the time relative to the style's `now`.
+        func string(of post: FeedPost, style: FeedCellStyle) -> String {
             switch self {
             case .author: post.author
             case .body: post.text
             case .quote: post.quote ?? ""
-            case .footer: ""
+            case .meta: FeedLabels.meta(post, now: style.now, language: FeedLabels.language(of: post)) ?? ""
+            case .footer: FeedLabels.footer(post, language: FeedLabels.language(of: post))
             }
+        }
+
+        /// The language a field is styled in: the post's for its own texts, its labels' for
+        /// the time and source line and the footer.
+        func language(of post: FeedPost) -> String? {
+            self == .meta || self == .footer ? FeedLabels.language(of: post) : post.language
         }
     }
 
@@ -38,6 +47,8 @@ struct FeedCellSpec: Sendable {
     struct Shape: Hashable, Sendable {
         var hasBody: Bool
         var hasQuote: Bool
+        /// A time or a source: a line under the author.
+        var hasMeta: Bool
         var images: Int
         /// Width over height of a single picture's box (1 for a grid, a placeholder, or a
         /// picture of unknown size), within `singlePictureAspectRatios`.
@@ -47,12 +58,14 @@ struct FeedCellSpec: Sendable {
         /// (`FeedPrecomputer` declares it from the file's header when the post does not).
         init(_ post: FeedPost) {
             let aspectRatio = post.pictures.count == 1 ? post.pictures[0].declaredAspectRatio ?? 1 : 1
-            self.init(hasBody: !post.text.isEmpty, hasQuote: !(post.quote ?? "").isEmpty, images: post.images, aspectRatio: aspectRatio)
+            self.init(hasBody: !post.text.isEmpty, hasQuote: !(post.quote ?? "").isEmpty, hasMeta: post.time != nil || !(post.source ?? "").isEmpty,
+                      images: post.images, aspectRatio: aspectRatio)
         }
 
-        init(hasBody: Bool, hasQuote: Bool, images: Int, aspectRatio: Double = 1) {
+        init(hasBody: Bool, hasQuote: Bool, hasMeta: Bool = false, images: Int, aspectRatio: Double = 1) {
             self.hasBody = hasBody
             self.hasQuote = hasQuote
+            self.hasMeta = hasMeta
             self.images = max(0, images)
             let range = FeedCellSpec.singlePictureAspectRatios
             self.aspectRatio = self.images == 1 ? min(range.upperBound, max(range.lowerBound, aspectRatio)) : 1
@@ -89,7 +102,7 @@ struct FeedCellSpec: Sendable {
     private let body: BlockStyles, quote: BlockStyles
     /// Mentions, topics, hashtags, URLs and the expand token: the theme's highlight style.
     private let highlightStyle: HighlightStyle
-    private let footer: AttributedText
+    private let footerStyle: TextStyle, metaStyle: TextStyle
     /// `[codes]` in the body and the quote drawn as inline images.
     let emoticons: EmoticonTable
     /// The measuring specs of the usual shapes (up to 9 images), made once, not per post.
@@ -110,13 +123,16 @@ struct FeedCellSpec: Sendable {
         highlightStyle = style.theme.highlight
         body = BlockStyles(size: style.bodySize, style: style, highlightStyle: highlightStyle)
         quote = BlockStyles(size: style.quoteSize, style: style, highlightStyle: highlightStyle)
-        footer = AttributedText(style.footerText, style: TextStyle(size: style.footerSize, ink: style.theme.secondaryText))
+        footerStyle = TextStyle(size: style.footerSize, ink: style.theme.secondaryText)
+        metaStyle = TextStyle(size: style.metaSize, ink: style.theme.secondaryText)
         for hasBody in [false, true] {
             for hasQuote in [false, true] {
-                for images in 0..<10 {
-                    let shape = Shape(hasBody: hasBody, hasQuote: hasQuote, images: images)
-                    measuringSpecs[shape] = measuringSpec(shape)
-                    measuringPlans[shape] = PlanSlot()
+                for hasMeta in [false, true] {
+                    for images in 0..<10 {
+                        let shape = Shape(hasBody: hasBody, hasQuote: hasQuote, hasMeta: hasMeta, images: images)
+                        measuringSpecs[shape] = measuringSpec(shape)
+                        measuringPlans[shape] = PlanSlot()
+                    }
                 }
             }
         }
@@ -142,7 +158,10 @@ struct FeedCellSpec: Sendable {
         } else {
             .box(id: "avatar", size: avatarSize, fill: s.theme.avatarFill)
         }
-        rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [avatar, try text(.author, line)])))
+        // The author, and under it the time and source line when the post has one.
+        let name = try text(.author, line)
+        let names: LayoutSpec = shape.hasMeta ? .stack(StackSpec(axis: .vertical, spacing: 2, children: [name, try text(.meta, line)])) : name
+        rows.append(.stack(StackSpec(axis: .horizontal, spacing: 10, alignment: .center, children: [avatar, names])))
         if shape.hasBody { rows.append(try text(.body, blockOptions(body, maxLines: s.bodyMaxLines))) }
         if shape.hasQuote {
             rows.append(.background(id: "quoteBox", fill: s.theme.quoteFill, .inset(EdgeInsets(all: 8),
@@ -177,8 +196,8 @@ struct FeedCellSpec: Sendable {
 
     private static let placeholder = AttributedText("")
 
-    /// A field's string styled, in the post's language: mentions, topics, hashtags and URLs
-    /// highlighted in the body and the quote. The footer is the cell style's own.
+    /// A field's string styled, in `language` (`Field.language(of:)`): mentions, topics,
+    /// hashtags and URLs highlighted in the body and the quote.
     ///
     /// - Throws: `LayoutError` for an emoticon too large to lay out (its table's size times
     ///   the field's point size over 100,000 points): the one thing a post brings that the
@@ -194,7 +213,8 @@ struct FeedCellSpec: Sendable {
         case .author: return AttributedText(string.isEmpty ? "—" : string, style: styled(authorStyle))
         case .body: return try richText(string, style: styled(body.plain))
         case .quote: return try richText(string, style: styled(quote.plain))
-        case .footer: return footer
+        case .meta: return AttributedText(string, style: styled(metaStyle))
+        case .footer: return AttributedText(string, style: styled(footerStyle))
         }
     }
 

@@ -1,7 +1,8 @@
+import Foundation
 import TextKitLite
 
-/// Sizes, spacing and limits of a feed cell (avatar + author line, body, optional quote
-/// box, optional image grid, footer).
+/// Sizes, spacing and limits of a feed cell (avatar + author line and an optional time and
+/// source line, body, optional quote box, optional image grid, footer).
 public struct FeedCellStyle: Sendable, Hashable, Codable {
     public var padding = EdgeInsets(all: 12)
     /// Space between the cell's rows.
@@ -11,6 +12,8 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
     public var bodySize = 16.0
     public var quoteSize = 14.0
     public var footerSize = 12.0
+    /// The line under the author (time and source).
+    public var metaSize = 12.0
     /// Extra points between lines of the body and the quote.
     public var lineSpacing = 2.0
     /// Lines of body text shown before the expand token; 0 for all.
@@ -23,8 +26,13 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
     public var imageSpacing = 4.0
     /// The cell's colors: they change no size and no line.
     public var theme: FeedTheme = .light
-    /// The footer line, the same for every post.
-    public var footerText = "转发 · 评论 · 赞"
+    /// The time a post's `time` is shown relative to ("3分钟前", "3 minutes ago"); nil shows
+    /// its date. Cells of different `now`s are measured and cached apart (a label's length
+    /// can change a line).
+    public var now: Date?
+    /// A one-pixel line in the theme's `separator` color across the bottom of each cell,
+    /// inside its height (what a list shows between cells).
+    public var showsSeparator = false
     /// The author line's weight (bold, as Weibo shows names).
     public var authorWeight: TextStyle.Weight = .bold
     /// The cell's direction: `auto` takes its post's body's (the body's first strong
@@ -60,7 +68,8 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
 
     /// Checks every value, naming the first bad one.
     public func validate() throws(LayoutError) {
-        let sizes = [("bodySize", bodySize), ("authorSize", authorSize), ("quoteSize", quoteSize), ("footerSize", footerSize)]
+        let sizes = [("bodySize", bodySize), ("authorSize", authorSize), ("quoteSize", quoteSize), ("footerSize", footerSize),
+                     ("metaSize", metaSize)]
         for (name, value) in sizes where !(value.isFinite && value > 0 && value <= TextStyle.maximumSize) {
             throw .invalidOption(name: name, value: "\(value)", reason: "must be in (0, \(Int(TextStyle.maximumSize))] points")
         }

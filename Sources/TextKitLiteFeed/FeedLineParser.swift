@@ -18,7 +18,8 @@ public struct FeedLineError: Error, Sendable, Equatable, CustomStringConvertible
 /// Parses one JSON Lines record into a `FeedPost`: `id` (string or integer), `author`,
 /// `text` (required), optional `quote`, `avatar` (a picture: a source string, or `{"src",
 /// "width", "height"}`), `images` (a count of placeholders from 0 to 100, or a list of up to
-/// 100 pictures) and `lang` (a BCP 47 language tag: "ja", "zh-Hant").
+/// 100 pictures), `lang` (a BCP 47 language tag: "ja", "zh-Hant"), `time` (ISO 8601 or seconds
+/// since 1970), `source` (a string) and `reposts`, `comments`, `likes` (counts ≥ 0).
 public enum FeedLineParser {
     /// Longest accepted line, in bytes (a post is small; this bounds memory on bad input).
     public static let maximumLineBytes = 1 << 20
@@ -57,8 +58,23 @@ public enum FeedLineParser {
         if let language = record.lang, !TextStyle.isWellFormedLanguage(language) {
             throw FeedLineError(line: line, reason: "\"lang\" must be a BCP 47 language tag such as \"ja\" or \"zh-Hant\", got \(describe(language))")
         }
+        for (key, count) in [("reposts", record.reposts), ("comments", record.comments), ("likes", record.likes)] where (count ?? 0) < 0 {
+            throw FeedLineError(line: line, reason: "\"\(key)\" must be a count of 0 or more, got \(count ?? 0)")
+        }
+        var time: Date?
+        switch record.time {
+        case nil: break
+        case .seconds(let seconds): time = Date(timeIntervalSince1970: Double(seconds))
+        case .text(let text):
+            guard let date = FeedPost.time(iso8601: text) else {
+                throw FeedLineError(line: line, reason: "\"time\" must be an ISO 8601 date-time such as \"2026-11-28T21:50:00Z\" or seconds since 1970, got \(describe(text))")
+            }
+            time = date
+        }
         var post = FeedPost(id: record.id, author: record.author ?? "", text: record.text, quote: record.quote, avatar: record.avatar,
                             pictures: record.pictures ?? Array(repeating: PostPicture(), count: record.images ?? 0), language: record.lang)
+        (post.time, post.source) = (time, record.source)
+        (post.reposts, post.comments, post.likes) = (record.reposts, record.comments, record.likes)
         post.idIsInteger = record.idIsInteger
         return post
     }
@@ -75,8 +91,17 @@ public enum FeedLineParser {
         var images: Int?
         var pictures: [PostPicture]?
         var lang: String?
+        var time: Time?
+        var source: String?
+        var reposts: Int?, comments: Int?, likes: Int?
 
-        enum CodingKeys: String, CodingKey { case id, author, text, quote, avatar, images, lang }
+        /// `time` as given: seconds since 1970, or text (ISO 8601, checked by `post`).
+        enum Time: Equatable {
+            case seconds(Int64)
+            case text(String)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, author, text, quote, avatar, images, lang, time, source, reposts, comments, likes }
 
         init(id: String, idIsInteger: Bool, author: String?, text: String, quote: String?, avatar: PostPicture? = nil, images: Int?,
              pictures: [PostPicture]? = nil, lang: String?) {
@@ -102,6 +127,15 @@ public enum FeedLineParser {
                 pictures = try container.decodeIfPresent([PostPicture].self, forKey: .images)
             }
             lang = try container.decodeIfPresent(String.self, forKey: .lang)
+            if let seconds = try? container.decodeIfPresent(Int64.self, forKey: .time) {
+                time = .seconds(seconds)
+            } else if let text = try container.decodeIfPresent(String.self, forKey: .time) {
+                time = .text(text)
+            }
+            source = try container.decodeIfPresent(String.self, forKey: .source)
+            reposts = try container.decodeIfPresent(Int.self, forKey: .reposts)
+            comments = try container.decodeIfPresent(Int.self, forKey: .comments)
+            likes = try container.decodeIfPresent(Int.self, forKey: .likes)
         }
     }
 
@@ -127,8 +161,15 @@ public enum FeedLineParser {
             if Int64(text) == nil { return "\"id\" must be a string or an integer, got \(text)" }
         }
         guard let text = fields["text"] else { return "missing \"text\"" }
-        for (key, value): (String, Any?) in [("text", text), ("author", present("author")), ("quote", present("quote")), ("lang", present("lang"))] {
+        for (key, value): (String, Any?) in [("text", text), ("author", present("author")), ("quote", present("quote")), ("lang", present("lang")),
+                                             ("source", present("source"))] {
             if let value, !(value is String) { return "\"\(key)\" must be a string, got \(describe(value))" }
+        }
+        for key in ["reposts", "comments", "likes"] {
+            if let value = present(key), !isInteger(value) { return "\"\(key)\" must be a count of 0 or more, got \(describe(value))" }
+        }
+        if let time = present("time"), !(time is String), !isInteger(time) {
+            return "\"time\" must be an ISO 8601 date-time such as \"2026-11-28T21:50:00Z\" or seconds since 1970, got \(describe(time))"
         }
         if let avatar = present("avatar"), let reason = pictureProblem(avatar) { return "\"avatar\" \(reason)" }
         if let images = present("images") {
@@ -174,6 +215,11 @@ public enum FeedLineParser {
             let text = String(decoding: data, as: UTF8.self)
             return text.count > 40 ? text.prefix(39) + "…" : text
         }
+    }
+
+    /// True for a JSON integer that fits 64 bits.
+    private static func isInteger(_ value: Any) -> Bool {
+        value is NSNumber && !isBoolean(value) && Int64(describe(value)) != nil
     }
 
     /// True for JSON `true` and `false` (which Foundation gives as NSNumber too).

@@ -21,6 +21,17 @@ public struct FeedPost: Sendable, Hashable, Codable {
     /// line breaking and the regional face of CJK fonts. JSON key `lang`.
     public var language: String? { didSet { updateContentHash() } }
 
+    /// When the post was written: shown under the author, relative to the cell style's `now`
+    /// ("3分钟前", "3 minutes ago"). JSON key `time`: an ISO 8601 date-time
+    /// ("2026-11-28T21:50:00Z", "2026-11-29T05:50:00+08:00") or seconds since 1970.
+    public var time: Date? { didSet { updateContentHash() } }
+    /// What the post was written with ("iPhone"), shown after the time ("来自 iPhone").
+    public var source: String? { didSet { updateContentHash() } }
+    /// The counts shown in the footer ("转发 12 · 评论 3 · 赞 45"); nil or 0 shows the word alone.
+    public var reposts: Int? { didSet { updateContentHash() } }
+    public var comments: Int? { didSet { updateContentHash() } }
+    public var likes: Int? { didSet { updateContentHash() } }
+
     /// Number of attached pictures; setting it makes that many placeholders.
     public var images: Int {
         get { pictures.count }
@@ -52,7 +63,7 @@ public struct FeedPost: Sendable, Hashable, Codable {
         updateContentHash()
     }
 
-    private enum CodingKeys: String, CodingKey { case id, author, text, quote, avatar, images, lang }
+    private enum CodingKeys: String, CodingKey { case id, author, text, quote, avatar, images, lang, time, source, reposts, comments, likes }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -67,6 +78,18 @@ public struct FeedPost: Sendable, Hashable, Codable {
                       ?? container.decode([PostPicture].self, forKey: .images),
                   language: try container.decodeIfPresent(String.self, forKey: .lang))
         idIsInteger = integer != nil
+        if let seconds = try? container.decodeIfPresent(Double.self, forKey: .time) {
+            time = Date(timeIntervalSince1970: seconds)
+        } else if let text = try container.decodeIfPresent(String.self, forKey: .time) {
+            guard let date = Self.time(iso8601: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .time, in: container, debugDescription: "not an ISO 8601 date-time: \(text)")
+            }
+            time = date
+        }
+        source = try container.decodeIfPresent(String.self, forKey: .source)
+        reposts = try container.decodeIfPresent(Int.self, forKey: .reposts)
+        comments = try container.decodeIfPresent(Int.self, forKey: .comments)
+        likes = try container.decodeIfPresent(Int.self, forKey: .likes)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -82,6 +105,18 @@ public struct FeedPost: Sendable, Hashable, Codable {
             try container.encode(pictures, forKey: .images)
         }
         try container.encodeIfPresent(language, forKey: .lang)
+        try container.encodeIfPresent(time.map { $0.formatted(.iso8601) }, forKey: .time)
+        try container.encodeIfPresent(source, forKey: .source)
+        try container.encodeIfPresent(reposts, forKey: .reposts)
+        try container.encodeIfPresent(comments, forKey: .comments)
+        try container.encodeIfPresent(likes, forKey: .likes)
+    }
+
+    /// A time written in ISO 8601 as posts give it: a date and a time with seconds (and
+    /// optionally their fraction), "Z" or an offset ("2026-11-28T21:50:00Z",
+    /// "2026-11-29T05:50:00.5+08:00"); nil for anything else.
+    public static func time(iso8601 text: String) -> Date? {
+        try? Date.ISO8601FormatStyle().parse(text)
     }
 
     /// The id as the JSON it came as: an integer when `idIsInteger`, else a string.
@@ -136,7 +171,8 @@ extension FeedPost {
     /// True when both posts draw the same: equal UTF-8 bytes in every field (not `String`'s
     /// canonical equivalence: "é" and "e\u{301}" are shaped differently) and images.
     func hasSameContent(as other: FeedPost) -> Bool {
-        pictures == other.pictures && avatar == other.avatar && author.hasSameUTF8(as: other.author) && text.hasSameUTF8(as: other.text)
+        pictures == other.pictures && avatar == other.avatar && time == other.time && source == other.source
+            && reposts == other.reposts && comments == other.comments && likes == other.likes && author.hasSameUTF8(as: other.author) && text.hasSameUTF8(as: other.text)
             && (quote ?? "\u{0}").hasSameUTF8(as: other.quote ?? "\u{0}") && (quote == nil) == (other.quote == nil)
             && language == other.language
     }
@@ -151,6 +187,11 @@ extension FeedPost {
         hasher.combine(pictures)
         hasher.combine(avatar)
         hasher.combine(language)
+        hasher.combine(time)
+        hasher.combine(source)
+        hasher.combine(reposts)
+        hasher.combine(comments)
+        hasher.combine(likes)
         contentHash = hasher.finalize()
     }
 }

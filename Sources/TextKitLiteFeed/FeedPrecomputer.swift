@@ -49,7 +49,7 @@ public final class FeedPrecomputer: Sendable {
     struct FieldKey: Hashable, Sendable {
         let field: Field
         let text: String
-        /// The post's language (the footer has none).
+        /// The field's language (`FeedCellSpec.Field.language(of:)`).
         let language: String?
         /// The widths measured at; `.one(0)` for a shaped text (any width).
         let widths: Widths
@@ -64,7 +64,7 @@ public final class FeedPrecomputer: Sendable {
         init(field: Field, text: String, language: String?, widths: Widths = .one(0)) {
             self.field = field
             self.text = text
-            self.language = field == .footer ? nil : language
+            self.language = language
             self.widths = widths
             var hasher = Hasher()
             hasher.combine(field)
@@ -132,7 +132,14 @@ public final class FeedPrecomputer: Sendable {
         if let styleError { throw styleError }
         let (size, elements) = try cellSpec(post).solve(width: width, engine: engine)
         layouts.add(1, ordering: .relaxed)
-        let cell = CellLayout(postID: post.id, width: width, height: size.height, elements: elements)
+        var cell = CellLayout(postID: post.id, width: width, height: size.height, elements: elements)
+        if style.showsSeparator {
+            // The bitmap's last row of pixels at the scale (its height is the cell's rounded
+            // up: `RenderOptions.pixels`), so the cell's height does not change.
+            let rows = max(1, (size.height * scale - 1e-6).rounded(.up))
+            cell.elements.append(CellElement(id: "separator", kind: .box, frame: Rect(x: 0, y: (rows - 1) / scale, width: width, height: 1 / scale),
+                                             fill: style.theme.separator))
+        }
         heightCache.insert(cell, for: key)
         return cell
     }
@@ -235,7 +242,7 @@ public final class FeedPrecomputer: Sendable {
             if let count = options.truncationToken?.utf16Count {
                 options.truncationToken?.setHighlights([TextHighlight(kind: .expand, value: post.id, range: 0..<count)])
             }
-            return .text(id: field.rawValue, text: try shaped(field, field.string(of: post), language: post.language), options: options)
+            return .text(id: field.rawValue, text: try shaped(field, field.string(of: post, style: style), language: field.language(of: post)), options: options)
         }
     }
 
@@ -257,7 +264,7 @@ public final class FeedPrecomputer: Sendable {
     fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions) throws(LayoutError) -> TextMeasurement {
         // The style was checked at init (`styleError`), the width by `cacheKey`.
         guard field != .body else {
-            return engine.measureValid(try cell.attributedText(field, field.string(of: post), language: post.language), options: options)
+            return engine.measureValid(try cell.attributedText(field, field.string(of: post, style: style), language: field.language(of: post)), options: options)
         }
         return try recurring(field, of: post, widths: .one(options.width)) { [engine.measureValid($0, options: options)] }[0]
     }
@@ -266,7 +273,7 @@ public final class FeedPrecomputer: Sendable {
     /// text itemized once.
     fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions, widths: [Double]) throws(LayoutError) -> [TextMeasurement] {
         guard field != .body else {
-            return engine.measureValid(try cell.attributedText(field, field.string(of: post), language: post.language), options: options, widths: widths)
+            return engine.measureValid(try cell.attributedText(field, field.string(of: post, style: style), language: field.language(of: post)), options: options, widths: widths)
         }
         return try recurring(field, of: post, widths: .many(widths)) { engine.measureValid($0, options: options, widths: widths) }
     }
@@ -276,11 +283,12 @@ public final class FeedPrecomputer: Sendable {
     @inline(__always)
     private func recurring(_ field: Field, of post: FeedPost, widths: FieldKey.Widths,
                            measure: (AttributedText) -> [TextMeasurement]) throws(LayoutError) -> [TextMeasurement] {
-        let string = field.string(of: post)
-        let key = FieldKey(field: field, text: string, language: post.language, widths: widths)
+        let string = field.string(of: post, style: style)
+        let language = field.language(of: post)
+        let key = FieldKey(field: field, text: string, language: language, widths: widths)
         // The footer is the same for every post: not counted.
         if let cached = measuredCache.value(for: key, record: field != .footer) { return cached }
-        let measurements = measure(try cell.attributedText(field, string, language: post.language))
+        let measurements = measure(try cell.attributedText(field, string, language: language))
         measuredCache.insert(measurements, for: key,
                              cost: measurements.reduce(64 + string.utf8.count) { $0 + 32 + $1.lineStarts.count * 8 })
         return measurements

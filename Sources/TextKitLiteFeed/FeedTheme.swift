@@ -22,9 +22,13 @@ public struct FeedTheme: Sendable, Hashable, Codable {
     public var imageStroke: Color
     /// The box behind a quoted post.
     public var quoteFill: Color
+    /// The one-pixel line under a cell, when the cell style shows one.
+    public var separator: Color
 
+    /// A theme; the separator defaults to the images' outline color.
     public init(background: Color, text: Color, secondaryText: Color, highlight: HighlightStyle, underlinesURLs: Bool,
-                avatarFill: Color, imageFill: Color, imageStroke: Color, quoteFill: Color) {
+                avatarFill: Color, imageFill: Color, imageStroke: Color, quoteFill: Color, separator: Color? = nil) {
+        self.separator = separator ?? imageStroke
         self.background = background
         self.text = text
         self.secondaryText = secondaryText

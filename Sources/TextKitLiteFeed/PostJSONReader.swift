@@ -29,6 +29,7 @@ struct PostJSONReader {
 
     private mutating func object() -> FeedLineParser.Record? {
         var id: Value?, author: Value?, text: Value?, quote: Value?, avatar: Value?, images: Value?, lang: Value?
+        var time: Value?, source: Value?, reposts: Value?, comments: Value?, likes: Value?
         skipWhiteSpace()
         guard take(UInt8(ascii: "{")) else { return nil }
         skipWhiteSpace()
@@ -53,6 +54,11 @@ struct PostJSONReader {
                 case "avatar": guard set(&avatar) else { return nil }
                 case "images": guard set(&images) else { return nil }
                 case "lang": guard set(&lang) else { return nil }
+                case "time": guard set(&time) else { return nil }
+                case "source": guard set(&source) else { return nil }
+                case "reposts": guard set(&reposts) else { return nil }
+                case "comments": guard set(&comments) else { return nil }
+                case "likes": guard set(&likes) else { return nil }
                 default: break
                 }
                 skipWhiteSpace()
@@ -61,20 +67,42 @@ struct PostJSONReader {
         }
         skipWhiteSpace()
         guard i == bytes.count else { return nil }
-        return Self.record(id: id, author: author, text: text, quote: quote, avatar: avatar, images: images, lang: lang)
+        guard var record = Self.record(id: id, author: author, text: text, quote: quote, avatar: avatar, images: images, lang: lang),
+              let source = Self.optionalString(source), let reposts = Self.count(reposts), let comments = Self.count(comments),
+              let likes = Self.count(likes) else { return nil }
+        switch time {
+        case nil, .null?: break
+        case .integer(let seconds)?: record.time = .seconds(seconds)
+        case .string(let text)?: record.time = .text(text)
+        default: return nil
+        }
+        (record.source, record.reposts, record.comments, record.likes) = (source, reposts, comments, likes)
+        return record
+    }
+
+    /// A string field's value: nil when missing or null; nil inside when of another type.
+    private static func optionalString(_ value: Value?) -> String?? {
+        switch value {
+        case nil, .null?: .some(nil)
+        case .string(let string)?: string
+        default: nil
+        }
+    }
+
+    /// A count field's value as the decoder reads it (`Int`): nil inside when missing or
+    /// null; nil when of another type.
+    private static func count(_ value: Value?) -> Int?? {
+        switch value {
+        case nil, .null?: .some(nil)
+        case .integer(let value)?: Int(exactly: value).map { .some($0) } ?? nil
+        default: nil
+        }
     }
 
     /// The record the decoder makes of these fields (`FeedLineParser.Record.init(from:)`),
     /// or nil where it would throw.
     private static func record(id: Value?, author: Value?, text: Value?, quote: Value?, avatar: Value?, images: Value?,
                                lang: Value?) -> FeedLineParser.Record? {
-        func optionalString(_ value: Value?) -> String?? {
-            switch value {
-            case nil, .null?: .some(nil)
-            case .string(let string)?: string
-            default: nil
-            }
-        }
         guard case .string(let body)? = text, let author = optionalString(author), let quote = optionalString(quote),
               let lang = optionalString(lang), let avatarSource = optionalString(avatar), avatarSource != "" else { return nil }
         let avatar = avatarSource.map { PostPicture(source: $0) }

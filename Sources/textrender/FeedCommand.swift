@@ -52,6 +52,9 @@ struct FeedCommand: ParsableCommand {
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse cell images larger than this many pixels (the post is reported and skipped).")
     var maxPixels: Int = RenderOptions.defaultMaxPixels
 
+    @Flag(help: "Draw a one-pixel separator line across the bottom of each cell.")
+    var separator = false
+
     @Option(help: "Cell direction: auto (each post's body's first strong character), leftToRight, or rightToLeft (mirrored: avatar on the right, author and footer right-aligned, images from the right).")
     var direction: ParagraphDirection = .auto
 
@@ -80,7 +83,7 @@ struct FeedCommand: ParsableCommand {
     func run() throws {
         let theme = try cellTheme()
         let media = try feed.media()
-        let precomputer = try feed.streamingPrecomputer(direction: direction, theme: theme, media: media)
+        let precomputer = try feed.streamingPrecomputer(direction: direction, theme: theme, separator: separator, media: media)
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         let output = try FeedOutput(path: out)

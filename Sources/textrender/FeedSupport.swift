@@ -35,6 +35,10 @@ struct FeedOptions: ParsableArguments {
 
     @OptionGroup var fontOptions: FontOptions
 
+    @Option(help: ArgumentHelp("The time posts' times are shown relative to (\"3 minutes ago\"): an ISO 8601 date-time, or 'none' to show their dates. Default: the current time.",
+                               valueName: "time|none"))
+    var now: String?
+
     @Option(help: ArgumentHelp("Emoticon table (JSON) whose [codes] in posts are drawn as inline images, or 'none'. Default: the bundled examples/emoticons table.",
                                valueName: "file|none"))
     var emoticons: String?
@@ -45,6 +49,9 @@ struct FeedOptions: ParsableArguments {
             throw ValidationError("invalid --jobs \(jobsOption): must be from 1 to 256")
         }
         if let maxLines { try validateMaxLines(maxLines) }
+        if let now, now != "none", FeedPost.time(iso8601: now) == nil {
+            throw ValidationError("invalid --now \(now): expected an ISO 8601 date-time such as 2026-11-28T21:50:00Z, or none")
+        }
     }
 
     /// A cell's width must leave room inside its padding: checked once here rather than
@@ -79,11 +86,13 @@ struct FeedOptions: ParsableArguments {
     /// shaped-word cache is what pays off. Peak memory stays flat however long the feed.
     /// `direction` is the cells' (`FeedCellStyle.direction`): it moves frames, never heights;
     /// `theme` their colors, which change no frame.
-    func streamingPrecomputer(direction: ParagraphDirection = .auto, theme: FeedTheme = .light, media: FeedMedia? = nil) throws -> FeedPrecomputer {
+    func streamingPrecomputer(direction: ParagraphDirection = .auto, theme: FeedTheme = .light, separator: Bool = false,
+                              media: FeedMedia? = nil) throws -> FeedPrecomputer {
         let engine = TextEngine(fonts: try fontOptions.chain(), shapeCache: ShapeCache(maxEntries: 100_000, maxBytes: 32 << 20))
         var style = cellStyle()
         style.direction = direction
         style.theme = theme
+        style.showsSeparator = separator
         return FeedPrecomputer(engine: engine, style: style,
                                heightCache: HeightCache(maxEntries: 10_000, maxBytes: 16 << 20), shapedTextLimit: 64,
                                emoticons: try emoticonTable(emoticons, bundledByDefault: true), pictures: media)
@@ -103,8 +112,13 @@ struct FeedOptions: ParsableArguments {
     }
 
     func cellStyle() -> FeedCellStyle {
-        FeedCellStyle(bodySize: fontOptions.fontSize, lineSpacing: fontOptions.lineSpacing, bodyMaxLines: maxLines)
+        var style = FeedCellStyle(bodySize: fontOptions.fontSize, lineSpacing: fontOptions.lineSpacing, bodyMaxLines: maxLines)
+        style.now = now == "none" ? nil : now.flatMap(FeedPost.time(iso8601:)) ?? Self.startTime
+        return style
     }
+
+    /// The current time, read once per run: every cell of a run is relative to the same now.
+    private static let startTime = Date()
 }
 
 /// One width or several, comma-separated: "375", "320,375,414,768" (`OptionRules.feedWidths`).

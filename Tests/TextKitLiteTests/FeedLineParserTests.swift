@@ -75,7 +75,7 @@ import SampleFeed
     }
 
     @Test func unknownFieldsAreIgnored() throws {
-        let line = #"{"id": "u", "author": "a", "text": "t", "likes": 3, "tags": ["x"], "meta": {"k": null}}"#
+        let line = #"{"id": "u", "author": "a", "text": "t", "shares": 3, "tags": ["x"], "meta": {"k": null}}"#
         #expect(try parse(line) == FeedPost(id: "u", author: "a", text: "t"))
     }
 

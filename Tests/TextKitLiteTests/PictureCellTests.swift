@@ -17,9 +17,13 @@ import TextKitLiteMedia
         FeedMedia(root: root) { error in failures?.withLock { $0.append(error.path) } }
     }
 
+    /// The `now` of the cells' times: 2026-11-28T22:00:00Z.
+    static let now = Date(timeIntervalSince1970: 1_795_903_200)
+
     static func precomputer(_ media: FeedMedia?, theme: FeedTheme = .light) -> FeedPrecomputer {
         var style = FeedCellStyle()
         style.theme = theme
+        style.now = now
         return FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), style: style, pictures: media)
     }
 
@@ -159,11 +163,17 @@ import TextKitLiteMedia
         try picture("square.png", width: 150, height: 150, seed: 2)
         let avatar = Self.examples + "/media/avatars/mia.png"
         let names = ["wide.png", "tall.png", "square.png"]
-        let posts = [
+        var posts = [
             Self.post("1", avatar: avatar, [PostPicture(source: "wide.png")]),
             Self.post("4", avatar: avatar, (0..<4).map { PostPicture(source: names[$0 % 3]) }),
             Self.post("9", avatar: "file://" + avatar, (0..<9).map { PostPicture(source: names[$0 % 3]) }),
         ]
+        // A time and source line under the author, and counts in the footer: in English, and
+        // in Chinese for a Chinese post.
+        (posts[1].time, posts[1].source, posts[1].likes) = (Self.now.addingTimeInterval(-180), "iPhone", 45)
+        posts[2].text = "九张图"
+        (posts[2].time, posts[2].source) = (Self.now.addingTimeInterval(-7200), "微博 weibo.com")
+        (posts[2].reposts, posts[2].comments, posts[2].likes) = (12, 3, 45_000)
         let media = Self.media(root: folder.path)
         for (name, theme) in [("light", FeedTheme.light), ("dark", FeedTheme.dark)] {
             let precomputer = Self.precomputer(media, theme: theme)

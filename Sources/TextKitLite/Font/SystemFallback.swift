@@ -77,7 +77,7 @@ final class SystemFallback: Sendable {
 
     /// The language fontconfig should prefer fonts for, for scripts where the choice
     /// matters (a Hangul font for Korean rather than any CJK font; Japanese kana).
-    private static func language(of script: Script) -> String? {
+    static func language(of script: Script) -> String? {
         switch hb_script_t(rawValue: script.rawValue) {
         case HB_SCRIPT_HANGUL: "ko"
         case HB_SCRIPT_HIRAGANA, HB_SCRIPT_KATAKANA: "ja"

@@ -122,6 +122,17 @@ public struct CellElement: Sendable, Codable {
     public var text: TextLayout?
     /// What a picture element shows (drawn over its `fill`).
     public var picture: CellPicture?
+
+    public init(id: String, kind: Kind, frame: Rect, fill: Color? = nil, stroke: Color? = nil, text: TextLayout? = nil,
+                picture: CellPicture? = nil) {
+        self.id = id
+        self.kind = kind
+        self.frame = frame
+        self.fill = fill
+        self.stroke = stroke
+        self.text = text
+        self.picture = picture
+    }
 }
 
 /// A text block's measurement in a measured spec.
