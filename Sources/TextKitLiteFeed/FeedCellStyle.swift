@@ -9,13 +9,15 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
     public var spacing = 8.0
     public var avatarSize = 40.0
     public var authorSize = 15.0
-    public var bodySize = 16.0
+    /// The body's point size: a text's default (`TextStyle.defaultSize`), as `textrender` and
+    /// the service draw it unless told otherwise.
+    public var bodySize = TextStyle.defaultSize
     public var quoteSize = 14.0
     public var footerSize = 12.0
     /// The line under the author (time and source).
     public var metaSize = 12.0
-    /// Extra points between lines of the body and the quote.
-    public var lineSpacing = 2.0
+    /// Extra points between lines of the body and the quote (none, as in a text).
+    public var lineSpacing = 0.0
     /// Lines of body text shown before the expand token; 0 for all.
     public var bodyMaxLines = 6
     public var quoteMaxLines = 4

@@ -18,7 +18,7 @@ struct FontOptions: ParsableArguments {
     var noFallback = false
 
     @Option(name: .customLong("font-size"), parsing: .unconditional, help: "Point size of the text.")
-    var fontSize: Double = 17
+    var fontSize: Double = TextStyle.defaultSize
 
     @Option(name: .customLong("line-spacing"), parsing: .unconditional, help: "Extra points between lines.")
     var lineSpacing: Double = 0

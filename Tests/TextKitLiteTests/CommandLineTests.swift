@@ -505,4 +505,22 @@ enum TextRenderTool {
         let rooted = try TextRenderTool.run(["measure", "--media-root", "/nonexistent-root"], stdin: Data(feed.utf8))
         #expect(rooted.status == 64 && rooted.stderr.contains("invalid --media-root /nonexistent-root: not a folder"))
     }
+
+    /// One set of defaults: the library's `FeedCellStyle()` over `TextEngine.bundled()` (system
+    /// fallback included) measures every post of the sample feed as `textrender measure`
+    /// does with its defaults (its emoticon table aside: the library's default has none).
+    @Test func libraryDefaultsMeasureAsTheCommandLineDoes() throws {
+        let feed = Fixtures.testsDirectory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples/feed.jsonl").path
+        let result = try TextRenderTool.run(["measure", feed, "--emoticons", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let cli = try result.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["height"] as? Double ?? -1
+        }
+        let precomputer = FeedPrecomputer(engine: try TextEngine.bundled())
+        let library = try SampleFeedTests.examplePosts().map { try precomputer.measure($0.post, width: 375).height }
+        #expect(library.count == 63)
+        #expect(library == cli)
+        // Post 1001, the example: one height, from both.
+        #expect(library[0] == cli[0])
+    }
 }

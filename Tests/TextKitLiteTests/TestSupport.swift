@@ -5,7 +5,7 @@ import Testing
 /// Shared fixtures: the bundled fonts and an engine over them (fonts load once per process).
 enum Fixtures {
     static let engine: TextEngine = {
-        do { return try TextEngine.bundled() } catch { fatalError("bundled fonts: \(error)") }
+        do { return try TextEngine.bundled(systemFallback: false) } catch { fatalError("bundled fonts: \(error)") }
     }()
 
     static var sans: Font { engine.fonts.fonts[0] }

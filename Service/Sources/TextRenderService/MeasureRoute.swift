@@ -10,7 +10,7 @@ struct MeasureParameters: Equatable {
     var subject: FeedMeasurer.Subject = .cell
     /// nil: the cell's default (6 body lines); for a text alone, no limit.
     var maxLines: Int?
-    var fontSize = 17.0
+    var fontSize = TextStyle.defaultSize
     var lineSpacing = 0.0
     /// The server's emoticon table (`emoticons=on`, the default) or none (`off`).
     var emoticons = true

@@ -103,7 +103,7 @@ extension LineHeightMode {
 /// library's values in one place so both lay out and draw alike.
 public struct RenderSettings: Sendable, Hashable {
     public var width = 375.0
-    public var fontSize = 17.0
+    public var fontSize = TextStyle.defaultSize
     public var lineSpacing = 0.0
     public var weight: TextStyle.Weight = .regular
     public var italic = false

@@ -48,11 +48,16 @@ public final class TextEngine: Sendable {
         return shaped
     }
 
-    /// An engine over the bundled fonts (sans with Arabic and Hebrew, CJK, emoji).
+    /// An engine over the bundled fonts (sans with Arabic and Hebrew, CJK, emoji) and, for
+    /// characters none of them has (Korean, Thai, Devanagari, ...), the installed fonts
+    /// fontconfig finds: the fonts `textrender` uses by default.
     ///
+    /// - Parameter systemFallback: false keeps to the bundled fonts (a character they lack
+    ///   is their .notdef box): what depends on no installed font.
     /// - Throws: `FontError` naming a missing or broken bundled font.
-    public static func bundled() throws(FontError) -> TextEngine {
-        TextEngine(fonts: try BundledFonts.chain())
+    public static func bundled(systemFallback: Bool = true) throws(FontError) -> TextEngine {
+        let chain = try BundledFonts.chain()
+        return TextEngine(fonts: systemFallback ? chain.withSystemFallback() : chain)
     }
 
     /// Itemizes and shapes a text (bidi, script, font fallback, HarfBuzz), once.

@@ -45,7 +45,12 @@ public struct TextStyle: Sendable, Hashable {
     /// OpenType features for HarfBuzz, in order (later settings of a tag win).
     public var features: [FontFeature]
 
-    public init(font: FontChoice = .chain, size: Double = 17, ink: Color = .black, background: Color? = nil,
+    /// The point size of a style made without one, and of every front end's text and feed
+    /// body unless told otherwise (`RenderSettings`, `FeedCellStyle`, `textrender
+    /// --font-size`): 17.
+    public static let defaultSize = 17.0
+
+    public init(font: FontChoice = .chain, size: Double = TextStyle.defaultSize, ink: Color = .black, background: Color? = nil,
                 decorationColor: Color? = nil, language: String? = nil, weight: Weight = .regular, isItalic: Bool = false,
                 underline: Bool = false, strikethrough: Bool = false, letterSpacing: Double = 0,
                 features: [FontFeature] = []) {
