@@ -25,6 +25,30 @@ public struct CellLayout: Sendable, Codable {
     public var isTruncated: Bool { elements.contains { $0.text?.isTruncated == true } }
 }
 
+extension CellLayout {
+    /// The layout of any spec at a width (an app's own cell): the spec solved
+    /// (`LayoutSpec.solve`), the cell `width` wide and as tall as the spec. Draw it with
+    /// `CellRenderer`, display it with `DisplayTask.cell`, hit test it with `element(at:)`
+    /// and `highlight(at:margin:)`, encode it as any `CellLayout`.
+    ///
+    /// - Parameters:
+    ///   - spec: the cell's layout tree.
+    ///   - width: the cell's width in points, finite and at most `LayoutOptions.maximumLength`.
+    ///   - engine: lays out the spec's text blocks.
+    ///   - id: what the cell stands for (`postID`).
+    /// - Throws: `LayoutError.invalidOption` for an invalid width, or `LayoutError` from a
+    ///   text block's layout.
+    /// - Complexity: that of `LayoutSpec.solve`.
+    public init(spec: LayoutSpec, width: Double, engine: TextEngine, id: String = "") throws(LayoutError) {
+        guard width.isFinite, width >= 0, width <= LayoutOptions.maximumLength else {
+            throw .invalidOption(name: "width", value: "\(width)",
+                                 reason: "must be a finite number of points from 0 to \(Int(LayoutOptions.maximumLength))")
+        }
+        let (size, elements) = try spec.solve(width: width, engine: engine)
+        self.init(postID: id, width: width, height: size.height, elements: elements)
+    }
+}
+
 /// A highlight of one of a cell's text elements, its rects in cell coordinates.
 public struct CellHighlight: Sendable, Hashable {
     /// The id of the text element that shows it ("body", "quote", …).

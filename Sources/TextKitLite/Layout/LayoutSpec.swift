@@ -1,12 +1,26 @@
-/// A declarative layout tree in the spirit of Texture's ASStackLayoutSpec and
-/// ASInsetLayoutSpec: stacks, insets, fixed-size boxes, backgrounds and text blocks.
+/// A declarative layout tree in the spirit of Texture's layout specs (ASStackLayoutSpec,
+/// ASInsetLayoutSpec, ASRatioLayoutSpec, ASOverlayLayoutSpec, ASAbsoluteLayoutSpec): stacks,
+/// insets, ratios, overlays, absolute positions, boxes, pictures, backgrounds and text blocks.
 /// Solving it at a width gives every element's frame and the total height.
+///
+/// Every spec is given a width by its parent (the root: the width it is solved at), and
+/// some are also proposed a height: a ratio spec proposes its height to its child, an
+/// overlay the base's size to its overlay, an absolute spec each child's slot height, and
+/// insets, backgrounds, mirrors and horizontal stacks pass a proposal on to their children
+/// (less the insets). Only a box or picture without a size reads it; every other spec sizes
+/// itself as it would without one. Widths never depend on heights, so a text block's width
+/// is a function of the width the spec is solved at.
 public indirect enum LayoutSpec: Sendable {
-    /// A fixed-size box (an avatar, an image placeholder) drawn with a fill color.
-    case box(id: String, size: Size, fill: Color)
-    /// A fixed-size picture (an avatar): its box, filled with `fill` until (and unless) the
-    /// picture is drawn over it, aspect-filled and masked to `shape`.
-    case picture(id: String, picture: CellPicture, size: Size, fill: Color)
+    /// A box (an avatar, an image placeholder) drawn with a fill color. Of its `size`, or,
+    /// when nil, filling the space it is given: the width given and the height proposed (as
+    /// tall as it is wide without a proposal). Without a size it is flexible in a horizontal
+    /// stack, sharing the rest of the width as text blocks do.
+    case box(id: String, size: Size?, fill: Color)
+    /// A picture element (an avatar, an image): its box, filled with `fill` until (and
+    /// unless) the picture is drawn over it, aspect-filled and masked to `shape`. Sized as
+    /// a box is: `size`, or the space it is given when nil (inside a ratio: the ratio's
+    /// shape).
+    case picture(id: String, picture: CellPicture, size: Size?, fill: Color)
     /// A text block as wide as the space its parent gives it, as tall as its lines.
     case text(id: String, text: ShapedText, options: LayoutOptions)
     /// A text block given unshaped: shaped and laid out when the spec is solved, only
@@ -26,6 +40,62 @@ public indirect enum LayoutSpec: Sendable {
     /// left and right insets swap. Only frames move: a text block draws its lines as its
     /// options align them, and sizes are the child's.
     case mirrored(LayoutSpec)
+    /// The width given and a height of that width times the ratio (Texture's
+    /// ASRatioLayoutSpec: 0.5 is twice as wide as tall), whatever the child's size; the
+    /// child is given that width and proposed that height (a picture without a size fills
+    /// it). The ratio is clamped to 0…100 (1 for NaN). Flexible in a horizontal stack.
+    case ratio(Double, LayoutSpec)
+    /// The overlay laid out in the base's frame, drawn after it (Texture's
+    /// ASOverlayLayoutSpec: a badge over a picture): the overlay is given the base's width
+    /// and proposed its height. The spec's size is the base's.
+    case overlay(LayoutSpec, over: LayoutSpec)
+    /// Children at given positions with given sizes (Texture's ASAbsoluteLayoutSpec), drawn
+    /// in order; the spec is of its own size or its children's bounding box, whatever the
+    /// width given.
+    case absolute(AbsoluteSpec)
+}
+
+/// Children placed at fixed positions in their parent: the spec of `LayoutSpec.absolute`.
+public struct AbsoluteSpec: Sendable {
+    /// A child and its slot: where its top left corner lies, from the spec's, and the space
+    /// it is given (its width, and its height proposed).
+    public struct Child: Sendable {
+        public var spec: LayoutSpec
+        /// The slot's top left corner, from the absolute spec's, in points.
+        public var position: Point
+        /// The slot's size: the child is given its width and proposed its height. A child
+        /// that sizes itself otherwise (a text block taller than its slot) overflows it.
+        public var size: Size
+
+        public init(_ spec: LayoutSpec, at position: Point, size: Size) {
+            self.spec = spec
+            self.position = position
+            self.size = size
+        }
+    }
+
+    /// The spec's size; nil: the bounding box of its children's slots and its own top left
+    /// corner (`max(position + size)` on each axis), whatever the children lay out.
+    public var size: Size?
+    public var children: [Child]
+
+    public init(size: Size? = nil, children: [Child]) {
+        self.size = size
+        self.children = children
+    }
+
+    /// `size`, or the bounding box of the slots, from the origin.
+    ///
+    /// - Complexity: O(*n*) in the number of children.
+    var resolvedSize: Size {
+        if let size { return size }
+        var box = Size.zero
+        for child in children {
+            box.width = max(box.width, child.position.x + child.size.width)
+            box.height = max(box.height, child.position.y + child.size.height)
+        }
+        return box
+    }
 }
 
 /// A grid of equal boxes (an image grid): square, or all of one aspect ratio (a single
@@ -326,8 +396,10 @@ extension LayoutSpec {
     /// Solves the spec at a width: frames for every element, in drawing order.
     ///
     /// Horizontal stacks give their fixed-size children their own width and share the
-    /// rest equally among text children.
+    /// rest equally among flexible children (text blocks, grids, ratios, boxes and pictures
+    /// without a size).
     ///
+    /// - Complexity: O(*n*) in the number of specs and elements, plus each text block's layout.
     /// - Throws: `LayoutError` from a text block's layout.
     public func solve(width: Double, engine: TextEngine) throws(LayoutError) -> (size: Size, elements: [CellElement]) {
         var solver = FrameSolver()
@@ -399,21 +471,24 @@ extension LayoutSpec {
     private var elementCount: Int {
         switch self {
         case .box, .picture, .text, .attributedText: 1
-        case .inset(_, let child), .mirrored(let child): child.elementCount
+        case .inset(_, let child), .mirrored(let child), .ratio(_, let child): child.elementCount
         case .background(_, _, let child): 1 &+ child.elementCount
+        case .overlay(let overlay, let base): base.elementCount &+ overlay.elementCount
         case .stack(let stack): stack.children.reduce(0) { $0 &+ $1.elementCount }
+        case .absolute(let absolute): absolute.children.reduce(0) { $0 &+ $1.spec.elementCount }
         case .grid(let grid): max(0, grid.count)
         }
     }
 
-    /// The fixed width of a child in a horizontal stack, nil for flexible (text) children.
+    /// The fixed width of a child in a horizontal stack, nil for flexible children (text
+    /// blocks, grids, ratios, boxes and pictures without a size).
     fileprivate var fixedWidth: Double? {
         switch self {
-        case .box(_, let size, _), .picture(_, _, let size, _): return size.width
-        case .text, .attributedText: return nil
+        case .box(_, let size, _), .picture(_, _, let size, _): return size?.width
+        case .text, .attributedText, .grid, .ratio: return nil
         case .inset(let insets, let child): return child.fixedWidth.map { $0 + insets.horizontal }
-        case .background(_, _, let child), .mirrored(let child): return child.fixedWidth
-        case .grid: return nil
+        case .background(_, _, let child), .mirrored(let child), .overlay(_, over: let child): return child.fixedWidth
+        case .absolute(let absolute): return absolute.resolvedSize.width
         case .stack(let stack):
             // Vertical: its widest fixed child; horizontal: all its children and the gaps
             // (flexible when one child is).
@@ -430,13 +505,17 @@ extension LayoutSpec {
         }
     }
 
-    fileprivate func place<Placement: SpecPlacement>(x: Double, y: Double, width: Double, engine: TextEngine,
-                                                     into placement: inout Placement) throws(LayoutError) -> Size {
+    /// Places the spec with its top left corner at (x, y), given `width` and proposed
+    /// `height` (nil: none; see `LayoutSpec`), into `placement`; returns its size.
+    fileprivate func place<Placement: SpecPlacement>(x: Double, y: Double, width: Double, height proposed: Double? = nil,
+                                                     engine: TextEngine, into placement: inout Placement) throws(LayoutError) -> Size {
         switch self {
         case .box(let id, let size, let fill):
+            let size = size ?? Size(width: width, height: proposed ?? width)
             placement.box(id: id, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill, stroke: nil, picture: nil)
             return size
         case .picture(let id, let picture, let size, let fill):
+            let size = size ?? Size(width: width, height: proposed ?? width)
             placement.box(id: id, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill, stroke: nil,
                           picture: picture)
             return size
@@ -446,21 +525,35 @@ extension LayoutSpec {
             return try placement.text(id: id, text, options: options, width: max(width, 1e-3), x: x, y: y, engine: engine)
         case .inset(let insets, let child):
             let inner = try child.place(x: x + insets.left, y: y + insets.top, width: max(0, width - insets.horizontal),
-                                        engine: engine, into: &placement)
+                                        height: proposed.map { max(0, $0 - insets.vertical) }, engine: engine, into: &placement)
             return Size(width: inner.width + insets.horizontal, height: inner.height + insets.vertical)
         case .background(let id, let fill, let child):
             let index = placement.mark
             placement.reserveBackground(id: id, fill: fill)
-            let size = try child.place(x: x, y: y, width: width, engine: engine, into: &placement)
+            let size = try child.place(x: x, y: y, width: width, height: proposed, engine: engine, into: &placement)
             placement.setFrame(Rect(x: x, y: y, width: width, height: size.height), at: index)
             return Size(width: width, height: size.height)
         case .stack(let stack):
-            return try stack.place(x: x, y: y, width: width, engine: engine, into: &placement)
+            return try stack.place(x: x, y: y, width: width, height: proposed, engine: engine, into: &placement)
         case .mirrored(let child):
             let start = placement.mark
-            let size = try child.place(x: x, y: y, width: width, engine: engine, into: &placement)
+            let size = try child.place(x: x, y: y, width: width, height: proposed, engine: engine, into: &placement)
             placement.mirror(start..<placement.mark, minX: x, maxX: x + size.width)
             return size
+        case .ratio(let ratio, let child):
+            let size = Size(width: width, height: width * (ratio.isNaN ? 1 : min(100, max(0, ratio))))
+            _ = try child.place(x: x, y: y, width: size.width, height: size.height, engine: engine, into: &placement)
+            return size
+        case .overlay(let overlay, let base):
+            let size = try base.place(x: x, y: y, width: width, height: proposed, engine: engine, into: &placement)
+            _ = try overlay.place(x: x, y: y, width: size.width, height: size.height, engine: engine, into: &placement)
+            return size
+        case .absolute(let absolute):
+            for child in absolute.children {
+                _ = try child.spec.place(x: x + child.position.x, y: y + child.position.y, width: child.size.width,
+                                         height: child.size.height, engine: engine, into: &placement)
+            }
+            return absolute.resolvedSize
         case .grid(let grid):
             let columns = max(1, grid.columns)
             let rows = (max(0, grid.count) + columns - 1) / columns
@@ -482,8 +575,10 @@ extension LayoutSpec {
 }
 
 extension StackSpec {
-    fileprivate func place<Placement: SpecPlacement>(x: Double, y: Double, width: Double, engine: TextEngine,
-                                                     into placement: inout Placement) throws(LayoutError) -> Size {
+    /// Places the stack (see `LayoutSpec.place`): a vertical stack proposes no height to its
+    /// children, a horizontal one proposes its own to each.
+    fileprivate func place<Placement: SpecPlacement>(x: Double, y: Double, width: Double, height proposed: Double?,
+                                                     engine: TextEngine, into placement: inout Placement) throws(LayoutError) -> Size {
         let gaps = spacing * Double(max(0, children.count - 1))
         // Children's element ranges and sizes, for cross-axis alignment (none when nothing
         // is placed: measuring).
@@ -513,7 +608,8 @@ extension StackSpec {
             var cursor = x, height = 0.0
             for child in children {
                 let start = placement.mark
-                let size = try child.place(x: cursor, y: y, width: child.fixedWidth ?? share, engine: engine, into: &placement)
+                let size = try child.place(x: cursor, y: y, width: child.fixedWidth ?? share, height: proposed, engine: engine,
+                                           into: &placement)
                 if placement.mark > start { placed.append((start..<placement.mark, size)) }
                 height = max(height, size.height)
                 cursor += size.width + spacing
