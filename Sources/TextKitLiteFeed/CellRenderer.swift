@@ -29,10 +29,18 @@ public struct CellRenderer: Sendable {
         guard !cell.elements.contains(where: { $0.text?.options.measureOnly == true }) else { throw .measureOnlyLayout }
         var bitmap = try Bitmap(width: options.pixels(cell.width), height: options.pixels(cell.height), format: options.format,
                                 background: options.background, maxPixels: options.maxPixels)
+        return draw(cell, into: &bitmap, options: options, isCancelled: isCancelled) ? bitmap : nil
+    }
+
+    /// Draws a cell into a bitmap at `options.scale`, its origin at the bitmap's (what
+    /// `render` and `DisplayTask.cell` draw), checking `isCancelled` as `render` does.
+    ///
+    /// - Returns: false when cancelled.
+    func draw(_ cell: CellLayout, into bitmap: inout Bitmap, options: RenderOptions, isCancelled: () -> Bool) -> Bool {
         let scale = options.scale
         func px(_ value: Double) -> Int { RenderOptions.wholePixel(value * scale) }
         for element in cell.elements {
-            if isCancelled() { return nil }
+            if isCancelled() { return false }
             let frame = element.frame
             switch element.kind {
             case .box, .picture:
@@ -51,10 +59,10 @@ public struct CellRenderer: Sendable {
             case .text:
                 guard let layout = element.text else { continue }
                 let lines = textRenderer.draw(layout, into: &bitmap, x: frame.x, y: frame.y, options: options, isCancelled: isCancelled)
-                if lines < layout.lineCount { return nil }
+                if lines < layout.lineCount { return false }
             }
         }
-        return bitmap
+        return true
     }
 
     /// A round picture's placeholder: its fill in the ellipse inscribed in `width × height`

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 @testable import TextKitLite
@@ -6,7 +7,7 @@ import TextKitLiteMedia
 
 /// An app's own cell made of layout specs: ratio, overlay and absolute specs and boxes and
 /// pictures that fill the space they are given, laid out (`CellLayout(spec:width:engine:id:)`),
-/// measured alike and mirrored.
+/// measured alike, mirrored, drawn, displayed on the queue pool, hit tested and encoded.
 @Suite struct CustomCellTests {
     static let engine = TextEngine(fonts: Fixtures.engine.fonts)
 
@@ -30,6 +31,8 @@ import TextKitLiteMedia
             .attributedText(id: "body", text: body, options: LayoutOptions(maxLines: 3)),
         ])))
     }
+
+    static func media() -> FeedMedia { FeedMedia(root: PictureCellTests.examples) }
 
     @Test func ratioOverlayAndAbsoluteChildrenAreLaidOut() throws {
         let cell = try CellLayout(spec: Self.card(), width: 300, engine: Self.engine, id: "card")
@@ -135,5 +138,91 @@ import TextKitLiteMedia
         }
         // The badge ends up over the picture's right corner.
         #expect(mirrored.elements.first { $0.id == "badge" }?.frame == Rect(x: 254, y: 64, width: 30, height: 14))
+    }
+
+    @Test func drawnAndHitTested() throws {
+        let media = Self.media()
+        let cell = try CellLayout(spec: Self.card(), width: 300, engine: Self.engine, id: "card")
+        let options = RenderOptions(scale: 2, format: .rgba8)
+        let bitmap = try #require(try CellRenderer(pictures: media).render(cell, options: options))
+        #expect(bitmap.width == 600 && bitmap.height == options.pixels(cell.height))
+        // The badge is drawn over the picture; the picture (cups.jpg) beside it, not its fill.
+        #expect(bitmap.pixel(x: 2 * 30, y: 2 * 70) == (30, 30, 30, 255))
+        let photo = bitmap.pixel(x: 2 * 150, y: 2 * 128)
+        #expect(photo != (150, 150, 150, 255) && photo != (255, 255, 255, 255))
+        #expect(bitmap.pixel(x: 2 * 284, y: 2 * 32) == (0, 0, 0, 255))
+        #expect(media.cache.statistics.misses == 2)
+
+        #expect(cell.element(at: Point(x: 30, y: 70))?.id == "badge")
+        #expect(cell.element(at: Point(x: 150, y: 128))?.id == "photo")
+        #expect(cell.element(at: Point(x: 284, y: 32))?.id == "dot")
+        #expect(cell.element(at: Point(x: 5, y: 5)) == nil)
+        let mention = try #require(cell.highlights.first)
+        #expect(mention.elementID == "body" && mention.highlight.highlight.kind == .mention)
+        let rect = try #require(mention.highlight.rects.first)
+        #expect(cell.highlight(at: Point(x: rect.midX, y: rect.midY))?.highlight.highlight.value == "@Mia")
+        #expect(cell.highlight(at: Point(x: 150, y: 128)) == nil)
+    }
+
+    @Test func encodedAndDecodedAlike() throws {
+        let cell = try CellLayout(spec: Self.card(), width: 300, engine: Self.engine, id: "card")
+        let decoded = try JSONDecoder().decode(CellLayout.self, from: JSONEncoder().encode(cell))
+        #expect(decoded.postID == "card" && decoded.size == cell.size)
+        #expect(decoded.elements.map(\.id) == cell.elements.map(\.id) && decoded.elements.map(\.frame) == cell.elements.map(\.frame))
+        #expect(decoded.elements.map(\.picture) == cell.elements.map(\.picture))
+        let renderer = CellRenderer(pictures: Self.media())
+        #expect(try renderer.render(decoded, options: RenderOptions(scale: 2)) == renderer.render(cell, options: RenderOptions(scale: 2)))
+    }
+
+    @Test func displayedOnThePoolAsRendered() async throws {
+        let cell = try CellLayout(spec: Self.card(), width: 300, engine: Self.engine)
+        let renderer = CellRenderer(pictures: Self.media())
+        let options = RenderOptions(scale: 2, format: .rgba8)
+        let reference = try #require(try renderer.render(cell, options: options))
+        let task = try DisplayTask.cell(cell, renderer: renderer, options: options)
+        #expect(task.width == 600 && task.height == reference.height)
+        let async = AsyncRenderer(pool: RenderQueuePool(workerCount: 1), callbackQueue: DispatchQueue(label: "test.cells"))
+        let transaction = async.makeTransaction()
+        _ = transaction.add(task, on: RenderTarget(name: "card"))
+        let outcomes = await transaction.commit()
+        #expect(outcomes.count == 1 && outcomes[0].bitmap == reference)
+        #expect(throws: RenderError.self) { try DisplayTask.cell(cell, options: RenderOptions(scale: .nan)) }
+    }
+
+    /// Cancels a target when a picture is first asked for (the target scrolled away while
+    /// its cell was drawn), and gives the pictures of `media`.
+    struct CancellingSource: PictureSource {
+        let media: FeedMedia
+        let target: RenderTarget
+
+        func pixelSize(of source: String) -> (width: Int, height: Int)? { media.pixelSize(of: source) }
+
+        func image(_ picture: CellPicture, width: Int, height: Int) -> GrayImage? {
+            target.cancel()
+            return media.image(picture, width: width, height: height)
+        }
+    }
+
+    @Test func cancelledWhileDrawingGivesNoBitmap() async throws {
+        let cell = try CellLayout(spec: Self.card(), width: 300, engine: Self.engine)
+        let target = RenderTarget(name: "card")
+        let media = Self.media()
+        let pool = RenderQueuePool(workerCount: 1)
+        let callbacks = DispatchQueue(label: "test.cells")
+        let outcomes = Recorder<DisplayOutcome>()
+        let reported = Latch(1)
+        let task = try DisplayTask.cell(cell, renderer: CellRenderer(pictures: CancellingSource(media: media, target: target)),
+                                        options: RenderOptions(scale: 2), didDisplay: { _, outcome in
+                                            outcomes.append(outcome)
+                                            reported.countDown()
+                                        })
+        AsyncRenderer(pool: pool, callbackQueue: callbacks).display(task, on: target)
+        await reported.wait()
+        await AsyncFixtures.flush(pool)
+        await AsyncFixtures.flush(callbacks)
+        #expect(outcomes.values.count == 1 && outcomes.values[0].isCancelled && outcomes.values[0].bitmap == nil)
+        #expect(target.contents == nil)
+        // Stopped before the element after the avatar: the photo was never decoded.
+        #expect(media.cache.statistics.misses == 1)
     }
 }

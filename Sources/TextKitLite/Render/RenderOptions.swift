@@ -52,8 +52,16 @@ public struct RenderOptions: Sendable, Hashable {
         Int(saturating: max(-1e9, min(1e9, scaled.rounded())))
     }
 
-    /// Pixel size of a length in points, rounded up (a layout's size → bitmap size).
-    package func pixels(_ points: Double) -> Int {
+    /// The pixel size of a length in points at this scale, rounded up: the size of the
+    /// bitmap a layout or a cell of that size is drawn into (`TextRenderer.render` with
+    /// `.clip`, `CellRenderer.render`), so a view can be sized before its bitmap comes.
+    /// A length within a millionth of a pixel below a whole pixel is that pixel.
+    ///
+    /// - Parameter points: a length in points.
+    /// - Returns: pixels, from 0 (a negative length) to `Int32.max` (an infinite or NaN one,
+    ///   which any size limit refuses).
+    /// - Complexity: O(1).
+    public func pixels(_ points: Double) -> Int {
         let value = (points * scale - 1e-6).rounded(.up)
         return value.isNaN ? Int(Int32.max) : max(0, Int(Int32(saturating: value)))  // NaN: as large as can be, refused
     }
