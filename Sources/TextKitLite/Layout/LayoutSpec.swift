@@ -60,6 +60,7 @@ public struct AbsoluteSpec: Sendable {
     /// A child and its slot: where its top left corner lies, from the spec's, and the space
     /// it is given (its width, and its height proposed).
     public struct Child: Sendable {
+        /// What is placed in the slot.
         public var spec: LayoutSpec
         /// The slot's top left corner, from the absolute spec's, in points.
         public var position: Point
@@ -67,6 +68,12 @@ public struct AbsoluteSpec: Sendable {
         /// that sizes itself otherwise (a text block taller than its slot) overflows it.
         public var size: Size
 
+        /// A child placed in the slot of `size` at `position`.
+        ///
+        /// - Parameters:
+        ///   - spec: what is placed in the slot.
+        ///   - position: the slot's top left corner, from the absolute spec's.
+        ///   - size: the slot's size.
         public init(_ spec: LayoutSpec, at position: Point, size: Size) {
             self.spec = spec
             self.position = position
@@ -77,8 +84,14 @@ public struct AbsoluteSpec: Sendable {
     /// The spec's size; nil: the bounding box of its children's slots and its own top left
     /// corner (`max(position + size)` on each axis), whatever the children lay out.
     public var size: Size?
+    /// The children, in drawing order.
     public var children: [Child]
 
+    /// An absolute spec of `size`, or of its children's bounding box when nil.
+    ///
+    /// - Parameters:
+    ///   - size: the spec's size; nil for its children's slots' bounding box.
+    ///   - children: the children, in drawing order.
     public init(size: Size? = nil, children: [Child]) {
         self.size = size
         self.children = children
