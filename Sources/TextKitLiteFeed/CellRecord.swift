@@ -1,3 +1,4 @@
+import Foundation
 import TextKitLite
 
 /// What `textrender feed` records of a drawn cell, one line of its layouts.jsonl: `{"id",
@@ -12,6 +13,10 @@ package struct CellRecord: Sendable, Encodable {
     package var truncated: Bool
     /// The cell image's file name.
     package var file: String
+    /// The whole drawable cell (`CellLayout`'s Codable form: frames, glyph runs, fonts by
+    /// name), for a client that draws it without shaping (`feed --layouts full`); nil for
+    /// the summary alone.
+    package var cell: CellLayout?
 
     /// One element of the cell; `lines`, `truncated` and `highlights` only for a text, `src`
     /// (the picture's source as the post gives it) only for a picture.
@@ -28,8 +33,18 @@ package struct CellRecord: Sendable, Encodable {
 
 extension CellRecord {
     /// The record of a cell, its image named `file`.
-    package init(_ cell: CellLayout, id: JSONID, file: String) {
-        self.init(id: id, height: cell.height, elements: cell.elements.map(Element.init), truncated: cell.isTruncated, file: file)
+    package init(_ cell: CellLayout, id: JSONID, file: String, full: Bool = false) {
+        self.init(id: id, height: cell.height, elements: cell.elements.map(Element.init), truncated: cell.isTruncated, file: file,
+                  cell: full ? cell : nil)
+    }
+
+    /// How `CellLayout` is encoded inside a record, as `JSONEncoder` (sorted keys, slashes
+    /// unescaped) writes it there.
+    package static func encodedCell(_ cell: CellLayout) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A cell holds finite numbers only (its layouts are validated): encoding cannot fail.
+        return (try? Array(encoder.encode(cell))) ?? Array("null".utf8)
     }
 }
 
@@ -133,6 +148,11 @@ extension JSONLines {
             bytes.append(0x7D)
         }
         bytes.append(0x7B)
+        if let cell = record.cell {
+            key("cell")
+            bytes += CellRecord.encodedCell(cell)
+            comma()
+        }
         key("elements")
         list(record.elements, element)
         comma()

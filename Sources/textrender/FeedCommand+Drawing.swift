@@ -17,6 +17,8 @@ extension FeedCommand {
         let width: Double
         let format: ImageFormat
         let output: FeedOutput
+        /// Each layouts.jsonl line holds the whole drawable cell (`--layouts full`).
+        let fullLayouts: Bool
 
         /// Draws a batch of lines, in order; stops at the first failed write, or before a
         /// post once `isStopped` says so (a write failed, or the run did).
@@ -47,7 +49,7 @@ extension FeedCommand {
                     do throws(RenderError) {
                         let temporary = try output.writeTemporary(bitmap, format: format, beside: output.filePath(name))
                         let start = drawn.bytes.count
-                        let nameBytes = JSONLines.append(CellRecord(cell, id: post.jsonID, file: name), to: &drawn.bytes)
+                        let nameBytes = JSONLines.append(CellRecord(cell, id: post.jsonID, file: name, full: fullLayouts), to: &drawn.bytes)
                         drawn.parts.append(.drawn(DrawnCell(postID: post.id, name: name, temporary: temporary,
                                                             line: start..<drawn.bytes.count, nameBytes: nameBytes)))
                     } catch {

@@ -16,7 +16,9 @@ struct FeedCommand: ParsableCommand {
             "frame", "lines", "truncated", "highlights"}], "truncated", "file"}; a text \
             element's highlights are [{"kind", "value", "range", "rects"}], ranges in Unicode \
             scalars of its text (of the expand token's, with "truncationToken": true), rects \
-            in the cell's coordinates (points).
+            in the cell's coordinates (points). With --layouts full each line also holds \
+            "cell": the whole drawable cell (CellLayout's JSON: frames, glyph runs, fonts by \
+            name), which a client decodes and draws with CellRenderer without shaping.
             Image names: an id of at most 100 ASCII letters, digits, "-", "_" and "." not \
             starting with "." is the name as it is (abc-1.pgm); any other id gets its first 48 \
             characters with the rest replaced by "_", "+" and 16 hex digits of a 64-bit FNV-1a \
@@ -51,6 +53,12 @@ struct FeedCommand: ParsableCommand {
 
     @Option(name: .customLong("max-pixels"), parsing: .unconditional, help: "Refuse cell images larger than this many pixels (the post is reported and skipped).")
     var maxPixels: Int = RenderOptions.defaultMaxPixels
+
+    @Option(name: .customLong("layouts"), help: ArgumentHelp("What layouts.jsonl holds per cell: summary (frames, lines, highlights) or full (also the whole drawable cell, for a client that draws it without shaping).",
+                               valueName: "summary|full"))
+    var layoutsMode: LayoutsMode = .summary
+
+    enum LayoutsMode: String, ExpressibleByArgument, CaseIterable { case summary, full }
 
     @Flag(help: "Draw a one-pixel separator line across the bottom of each cell.")
     var separator = false
@@ -103,7 +111,7 @@ struct FeedCommand: ParsableCommand {
         let pixelFormat: PixelFormat = gray || imageFormat == .pgm ? .gray8 : .rgba8
         let options = RenderOptions(scale: scale, format: pixelFormat, background: precomputer.style.theme.background, maxPixels: maxPixels)
         let drawer = CellDrawer(precomputer: precomputer, renderer: CellRenderer(pictures: media), options: options,
-                                width: feed.width, format: imageFormat, output: output)
+                                width: feed.width, format: imageFormat, output: output, fullLayouts: layoutsMode == .full)
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)
         var names = FileNames()

@@ -523,4 +523,27 @@ enum TextRenderTool {
         // Post 1001, the example: one height, from both.
         #expect(library[0] == cli[0])
     }
+
+    /// `feed --layouts full`: each line's "cell" decodes to a `CellLayout` a client draws
+    /// without shaping, pixel for pixel as the cell image `feed` wrote.
+    @Test func fullLayoutsDrawAsTheFeedDid() throws {
+        let examples = PictureCellTests.examples
+        let directory = NSTemporaryDirectory() + "full-layouts-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try TextRenderTool.run(["feed", examples + "/photo-feed.jsonl", "--out", directory, "--layouts", "full",
+                                             "--now", "2026-11-28T22:00:00Z", "--format", "ppm"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: directory + "/layouts.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 14)
+        let renderer = CellRenderer(pictures: FeedMedia(root: examples))
+        for line in lines.prefix(4) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let cellJSON = try JSONSerialization.data(withJSONObject: try #require(object["cell"]))
+            let cell = try JSONDecoder().decode(CellLayout.self, from: cellJSON)
+            let bitmap = try #require(try renderer.render(cell, options: RenderOptions(scale: 2, format: .rgba8, background: FeedTheme.light.background)))
+            let file = try #require(object["file"] as? String)
+            let written = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))
+            #expect(Array(written) == bitmap.ppmData(), "\(file)")
+        }
+    }
 }

@@ -112,4 +112,23 @@ import Testing
         #expect(withFallback == expected)
         #expect(withFallback != alone)
     }
+
+    /// A layout drawn with an installed font names it by family and style, never by the
+    /// encoding machine's path, and decodes to the same font through fontconfig; a bundled
+    /// font is named by its file alone.
+    @Test(.enabled(if: hasNotoCJK, Comment(rawValue: cjkMissing)))
+    func encodedLayoutsNameFontsNotPaths() throws {
+        let face = try #require(SystemFonts.face(family: "Noto Sans CJK JP"))
+        let chain = try FontFallbackChain.load(specs: [face.spec, BundledFonts.path("DejaVuSans.ttf")])
+        let layout = try TextEngine(fonts: chain).layout(AttributedText("日本語 and Latin", style: TextStyle(size: 20)),
+                                                        options: LayoutOptions(width: 300))
+        let json = String(decoding: try JSONEncoder().encode(layout), as: UTF8.self)
+        #expect(!json.contains(face.path) && !json.contains("/fonts/") && !json.contains(#""path""#), "\(json.prefix(600))")
+        #expect(json.contains(#""family":"Noto Sans CJK JP""#))
+        let decoded = try JSONDecoder().decode(TextLayout.self, from: Data(json.utf8))
+        #expect(decoded.lines.flatMap(\.runs).map(\.font.path) == layout.lines.flatMap(\.runs).map(\.font.path))
+        let a = try TextRenderer().render(layout, options: RenderOptions(scale: 1)).bitmap
+        let b = try TextRenderer().render(decoded, options: RenderOptions(scale: 1)).bitmap
+        #expect(a?.pixels == b?.pixels)
+    }
 }

@@ -1,35 +1,61 @@
 import Foundation
 
 // Codable layouts: a server precomputes layouts and a client draws them without shaping.
-// Fonts travel as references (file and face index) and are loaded again on decoding:
-// from the recorded path, else from the bundled fonts folder by file name.
+// Fonts travel as names the client resolves (a bundled font's file name, an installed
+// font's family and style) and are loaded again on decoding; only a font that is neither
+// (a file given by path and not installed) is recorded by its path.
 
-/// A font named by its file and face, as stored in encoded layouts and styles.
-/// A variant (features, synthesis) records them too; plain fonts encode as before.
+/// A font as stored in encoded layouts and styles: its file name and face, its family and
+/// style, and its path only when no name finds it (see `init(_:)`). A variant (features,
+/// synthesis) records them too.
 struct FontReference: Codable, Hashable {
     var file: String
-    var path: String
+    /// The absolute path, for a font no name finds: neither bundled nor installed.
+    var path: String?
     var faceIndex: Int
+    /// The family and style, for an installed font (fontconfig finds it by them).
+    var family: String?
+    var style: String?
     var features: [FontFeature]?
     var syntheticBold: Bool?
     var syntheticOblique: Bool?
 
+    /// A bundled font is named by its file ("NotoSansSC-Subset.otf"), resolved in the
+    /// decoder's bundled fonts folder; an installed one by its family and style, which
+    /// fontconfig on the decoding machine resolves; any other font by its path.
     init(_ font: Font) {
-        path = font.path
         file = URL(fileURLWithPath: font.path).lastPathComponent
         faceIndex = font.faceIndex
+        if font.path != BundledFonts.path(file) {
+            let installed = SystemFonts.face(family: font.familyName, style: font.styleName)
+            if let installed, installed.path == font.path, installed.faceIndex == font.faceIndex {
+                (family, style) = (font.familyName, font.styleName)
+            } else {
+                path = font.path
+            }
+        }
         features = font.features.isEmpty ? nil : font.features
         syntheticBold = font.isSyntheticBold ? true : nil
         syntheticOblique = font.isSyntheticItalic ? true : nil
     }
 
+    /// The font: by its path when it has one (layouts encoded before fonts had names
+    /// always do), by its family and style through fontconfig, else the bundled font of its
+    /// file name.
     func resolve(codingPath: [CodingKey]) throws -> Font {
         let synthesis = FontSynthesis(emboldened: syntheticBold ?? false, slanted: syntheticOblique ?? false)
-        if let font = try? Font.load(path: path, faceIndex: faceIndex) { return font.variant(synthesis, features: features ?? []) }
+        if let path, let font = try? Font.load(path: path, faceIndex: faceIndex) { return font.variant(synthesis, features: features ?? []) }
+        if let family {
+            guard let face = SystemFonts.face(family: family, style: style), let font = try? Font.load(path: face.path, faceIndex: face.faceIndex) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath,
+                                                        debugDescription: "font \(family) \(style ?? ""): not installed (fontconfig finds no such family and style)"))
+            }
+            return font.variant(synthesis, features: features ?? [])
+        }
         do {
             return try Font.load(path: BundledFonts.path(file), faceIndex: faceIndex).variant(synthesis, features: features ?? [])
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "font \(path)#\(faceIndex): \(error)"))
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "font \(path ?? file)#\(faceIndex): \(error)"))
         }
     }
 }
