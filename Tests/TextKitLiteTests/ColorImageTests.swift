@@ -230,4 +230,29 @@ import Testing
             try GrayImage(pngData: bytes)
         }
     }
+
+    /// An image drawn at its own size is copied pixel for pixel (`drawUnscaled`): the same
+    /// pixels as the box filter over one pixel each (`drawScaled`), on gray and RGBA bitmaps,
+    /// for color and gray images with every kind of alpha, clipped at every edge.
+    @Test func unscaledImagesDrawAsTheBoxFilterDoes() {
+        var random = SystemRandomNumberGenerator()
+        for trial in 0..<200 {
+            let (w, h) = (Int.random(in: 1...9, using: &random), Int.random(in: 1...9, using: &random))
+            let alphas: [UInt8] = [0, 255, 1, 128, 254]
+            let alpha = (0..<w * h).map { _ in Bool.random(using: &random) ? alphas.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random) }
+            let gray = (0..<w * h).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let rgb = trial % 2 == 0 ? (0..<3 * w * h).map { _ in UInt8.random(in: 0...255, using: &random) } : nil
+            let image = GrayImage(width: w, height: h, gray: gray, alpha: alpha, rgb: rgb)
+            for format in [PixelFormat.gray8, .rgba8] {
+                let background = Color(red: .random(in: 0...255), green: .random(in: 0...255), blue: .random(in: 0...255),
+                                       alpha: Bool.random(using: &random) ? 255 : .random(in: 0...255))
+                guard var a = try? Bitmap(width: 8, height: 8, format: format, background: background) else { continue }
+                var b = a
+                let (x, y) = (Int.random(in: -4...6, using: &random), Int.random(in: -4...6, using: &random))
+                a.drawUnscaled(image, x: x, y: y)
+                b.drawScaled(image, x: x, y: y, width: w, height: h)
+                #expect(a.pixels == b.pixels, "trial \(trial) \(format) \(w)×\(h) at \(x),\(y)")
+            }
+        }
+    }
 }

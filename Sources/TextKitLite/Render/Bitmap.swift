@@ -156,9 +156,61 @@ public struct Bitmap: Sendable, Hashable {
     /// levels on a gray one. Each pixel averages the image pixels it covers (a box filter:
     /// emoticons are drawn smaller than they are stored).
     ///
+    /// An image of exactly `width × height` pixels (a picture scaled and cropped ahead,
+    /// `PictureCache`) is copied pixel for pixel: the same pixels as the box filter over one
+    /// pixel each, without its spans and sums.
+    ///
     /// - Complexity: O(visible pixels × image pixels per pixel).
     public mutating func draw(_ image: GrayImage, x: Int, y: Int, width w: Int, height h: Int) {
         guard w > 0, h > 0, image.width > 0, image.height > 0 else { return }
+        if w == image.width, h == image.height { return drawUnscaled(image, x: x, y: y) }
+        drawScaled(image, x: x, y: y, width: w, height: h)
+    }
+
+    /// `draw` of an image at its own size: each pixel premultiplied and blended over what is
+    /// there, an opaque one copied, a transparent one skipped.
+    mutating func drawUnscaled(_ image: GrayImage, x: Int, y: Int) {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + image.width), y1 = min(height, y + image.height)
+        guard x0 < x1, y0 < y1 else { return }
+        let color = format == .rgba8, bitmapWidth = width
+        // c × a / 255 rounded, as the box filter's mean of one pixel.
+        @inline(__always) func premultiplied(_ c: UInt8, _ a: UInt32) -> UInt32 { (UInt32(c) * a + 127) / 255 }
+        image.alpha.withUnsafeBufferPointer { alpha in
+            image.gray.withUnsafeBufferPointer { gray in
+                (image.rgb ?? []).withUnsafeBufferPointer { rgb in
+                    pixels.withUnsafeMutableBufferPointer { out in
+                        for row in y0..<y1 {
+                            var source = (row - y) * image.width + (x0 - x)
+                            var target = row * bitmapWidth + x0
+                            for _ in x0..<x1 {
+                                defer { source += 1; target += 1 }
+                                let a = UInt32(alpha[source])
+                                guard a > 0 else { continue }
+                                guard color else {
+                                    out[target] = a == 255 ? gray[source]
+                                        : UInt8(Blend.over(UInt32(out[target]), premultiplied: premultiplied(gray[source], a), alpha: a))
+                                    continue
+                                }
+                                let (r, g, b) = rgb.isEmpty ? (gray[source], gray[source], gray[source])
+                                    : (rgb[3 * source], rgb[3 * source + 1], rgb[3 * source + 2])
+                                let i = 4 * target
+                                if a == 255 {
+                                    (out[i], out[i + 1], out[i + 2], out[i + 3]) = (r, g, b, 255)
+                                    continue
+                                }
+                                let over = Blend.over(SIMD4<UInt32>(UInt32(out[i]), UInt32(out[i + 1]), UInt32(out[i + 2]), UInt32(out[i + 3])),
+                                                      premultiplied: SIMD4<UInt32>(premultiplied(r, a), premultiplied(g, a), premultiplied(b, a), a))
+                                (out[i], out[i + 1], out[i + 2], out[i + 3]) = (UInt8(over[0]), UInt8(over[1]), UInt8(over[2]), UInt8(over[3]))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `draw` with a box filter: each pixel averages the image pixels it covers.
+    mutating func drawScaled(_ image: GrayImage, x: Int, y: Int, width w: Int, height h: Int) {
         let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
         guard x0 < x1, y0 < y1 else { return }
         let sx = Double(image.width) / Double(w), sy = Double(image.height) / Double(h)
