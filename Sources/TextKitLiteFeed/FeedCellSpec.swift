@@ -24,22 +24,22 @@ struct FeedCellSpec: Sendable {
             }
         }
 
-        /// The field's string in a post; the time and source line and the footer in the post's
-        /// labels' language (`FeedLabels`), the time relative to the style's `now`.
-        func string(of post: FeedPost, style: FeedCellStyle) -> String {
+        /// The field's string in a post and the language it is styled in: the post's own
+        /// texts in the post's language; the time and source line and the footer in its
+        /// labels' (`FeedLabels`), the time relative to the style's `now`.
+        func content(of post: FeedPost, style: FeedCellStyle) -> (string: String, language: String?) {
             switch self {
-            case .author: post.author
-            case .body: post.text
-            case .quote: post.quote ?? ""
-            case .meta: FeedLabels.meta(post, now: style.now, language: FeedLabels.language(of: post)) ?? ""
-            case .footer: FeedLabels.footer(post, language: FeedLabels.language(of: post))
+            case .author: return (post.author, post.language)
+            case .body: return (post.text, post.language)
+            case .quote: return (post.quote ?? "", post.language)
+            case .meta:
+                guard post.time != nil || !(post.source ?? "").isEmpty else { return ("", post.language) }
+                let language = FeedLabels.language(of: post)
+                return (FeedLabels.meta(post, now: style.now, language: language) ?? "", language)
+            case .footer:
+                let language = FeedLabels.language(of: post)
+                return (FeedLabels.footer(post, language: language), language)
             }
-        }
-
-        /// The language a field is styled in: the post's for its own texts, its labels' for
-        /// the time and source line and the footer.
-        func language(of post: FeedPost) -> String? {
-            self == .meta || self == .footer ? FeedLabels.language(of: post) : post.language
         }
     }
 

@@ -36,7 +36,9 @@ enum FeedLabels {
             if parts.first == "zh", parts.contains(where: { ["hant", "tw", "hk", "mo"].contains($0) }) { return "zh-Hant" }
             if let primary = parts.first, table[primary] != nil { return primary }
         }
-        if let guess = TextStyle.likelyLanguage(of: post.text + (post.quote ?? "")), table[guess] != nil { return guess }
+        for text in [post.text, post.quote ?? ""] {
+            if let guess = TextStyle.likelyLanguage(of: text) { return table[guess] != nil ? guess : "en" }
+        }
         return "en"
     }
 

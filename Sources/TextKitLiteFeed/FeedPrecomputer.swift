@@ -242,7 +242,8 @@ public final class FeedPrecomputer: Sendable {
             if let count = options.truncationToken?.utf16Count {
                 options.truncationToken?.setHighlights([TextHighlight(kind: .expand, value: post.id, range: 0..<count)])
             }
-            return .text(id: field.rawValue, text: try shaped(field, field.string(of: post, style: style), language: field.language(of: post)), options: options)
+            let (string, language) = field.content(of: post, style: style)
+            return .text(id: field.rawValue, text: try shaped(field, string, language: language), options: options)
         }
     }
 
@@ -264,7 +265,7 @@ public final class FeedPrecomputer: Sendable {
     fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions) throws(LayoutError) -> TextMeasurement {
         // The style was checked at init (`styleError`), the width by `cacheKey`.
         guard field != .body else {
-            return engine.measureValid(try cell.attributedText(field, field.string(of: post, style: style), language: field.language(of: post)), options: options)
+            return engine.measureValid(try cell.attributedText(field, post.text, language: post.language), options: options)
         }
         return try recurring(field, of: post, widths: .one(options.width)) { [engine.measureValid($0, options: options)] }[0]
     }
@@ -273,7 +274,7 @@ public final class FeedPrecomputer: Sendable {
     /// text itemized once.
     fileprivate func measure(_ field: Field, of post: FeedPost, options: LayoutOptions, widths: [Double]) throws(LayoutError) -> [TextMeasurement] {
         guard field != .body else {
-            return engine.measureValid(try cell.attributedText(field, field.string(of: post, style: style), language: field.language(of: post)), options: options, widths: widths)
+            return engine.measureValid(try cell.attributedText(field, post.text, language: post.language), options: options, widths: widths)
         }
         return try recurring(field, of: post, widths: .many(widths)) { engine.measureValid($0, options: options, widths: widths) }
     }
@@ -283,8 +284,7 @@ public final class FeedPrecomputer: Sendable {
     @inline(__always)
     private func recurring(_ field: Field, of post: FeedPost, widths: FieldKey.Widths,
                            measure: (AttributedText) -> [TextMeasurement]) throws(LayoutError) -> [TextMeasurement] {
-        let string = field.string(of: post, style: style)
-        let language = field.language(of: post)
+        let (string, language) = field.content(of: post, style: style)
         let key = FieldKey(field: field, text: string, language: language, widths: widths)
         // The footer is the same for every post: not counted.
         if let cached = measuredCache.value(for: key, record: field != .footer) { return cached }
