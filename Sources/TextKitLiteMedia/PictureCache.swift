@@ -1,9 +1,8 @@
 import TextKitLite
 
-/// Decoded, aspect-filled, masked pictures, bounded by bytes (reuse core's public
-/// `BoundedCache` and `CacheStatistics` if it fits), thread-safe (called from several render
-/// threads at once), with hit/miss statistics. Failures are remembered too (a broken file is
-/// read once, and the same ImageError is thrown again on the next request).
+/// Decoded, aspect-filled, masked pictures, bounded by bytes, thread-safe (called from
+/// several render threads at once), with hit/miss statistics. Failures are remembered too (a
+/// broken file is read once, and the same ImageError is thrown again on the next request).
 ///
 /// One `BoundedCache` shard holds the pictures, so that the byte bound is the whole cache's
 /// (a sharded cache gives each shard an equal part of it, and a picture larger than a part
