@@ -6,7 +6,8 @@
 # `--test` adds the tests' system fonts, python3-fonttools (scripts/make-colr-font.py rebuilds
 # the tests' COLR font with it) and python3-pil (scripts/make-media-fixtures.py rebuilds the
 # picture fixtures with it); `--bench` adds Pango and cairo's development files, for
-# the Pango + cairo peer of the benchmarks (Benchmarks/pango.sh); neither is a library dependency.
+# the Pango + cairo peer of the benchmarks (Benchmarks/pango.sh); `--viewer` adds SDL2's development
+# files and Xvfb, for the feed viewer (Viewer/) and its headless tests; none is a library dependency.
 # Safe to run again: it installs nothing when everything is present.
 set -euo pipefail
 
@@ -17,7 +18,8 @@ for flag in "$@"; do
     case "$flag" in
         --test) packages+=(fonts-noto-cjk fonts-thai-tlwg python3-fonttools python3-pil) ;;
         --bench) packages+=(libpango1.0-dev libcairo2-dev) ;;
-        *) echo "setup: unknown option $flag (use --test, --bench)" >&2; exit 64 ;;
+        --viewer) packages+=(libsdl2-dev xvfb xauth) ;;
+        *) echo "setup: unknown option $flag (use --test, --bench, --viewer)" >&2; exit 64 ;;
     esac
 done
 missing=()

@@ -3,12 +3,13 @@
 # feed and rendering suites under Thread Sanitizer and Address Sanitizer, bounded fuzz
 # runs (text for 60 s, then damaged fonts for 30 s), the bounded-memory check (peak
 # RSS of `textrender measure` over 20,000 and 200,000 posts), and Spark and GNU parallel
-# measuring 20,000 posts byte for byte as one `textrender measure` does. TEXTKITLITE_QUICK=1 runs
+# measuring 20,000 posts byte for byte as one `textrender measure` does; the feed viewer's tests
+# run under Xvfb (scripts/viewer-test.sh). TEXTKITLITE_QUICK=1 runs
 # the plain suite only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
-scripts/setup.sh --test
+scripts/setup.sh --test --viewer
 
 echo "== tests" >&2
 swift build --build-tests
@@ -26,6 +27,9 @@ scripts/docs.sh
 
 echo "== HTTP service" >&2
 scripts/service-test.sh
+
+echo "== feed viewer" >&2
+scripts/viewer-test.sh
 
 if [ "${TEXTKITLITE_QUICK:-0}" = "1" ]; then exit 0; fi
 

@@ -215,6 +215,9 @@ public final class FeedViewer {
     /// What the window shows now (the last frame drawn).
     public func screenshot() -> Bitmap? { window.readPixels() }
 
+    /// True while some job handed to the pool (height pass, preload, render) is unreported.
+    public var hasJobsInFlight: Bool { work.wait(timeout: .now()) != .success }
+
     /// Textures alive in the window.
     public var textureCount: Int { window.textureCount }
 
@@ -558,6 +561,12 @@ public final class FeedViewer {
         public var textures: Int
         public var textureBytes: Int
         public var pendingJobs: Int
+
+        public init(textures: Int, textureBytes: Int, pendingJobs: Int) {
+            self.textures = textures
+            self.textureBytes = textureBytes
+            self.pendingJobs = pendingJobs
+        }
     }
 
     /// Cancels every render, waits for every job handed to the pool to be reported,
