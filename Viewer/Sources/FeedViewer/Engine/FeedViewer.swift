@@ -193,6 +193,8 @@ public final class FeedViewer {
     /// - Returns: false if the window was closed meanwhile.
     @discardableResult
     public func settle(at offset: Double? = nil) -> Bool {
+        // The empty scroll draws no cells: nothing to wait for.
+        if settings.emptyScroll { return frame() }
         while true {
             if let offset { scroll(toPoints: offset) }
             guard frame() else { return false }
