@@ -111,12 +111,14 @@ public final class FeedViewer {
         for event in window.pollEvents() where !handle(event, at: start) { running = false }
         if scripted != 0 { scroll.scroll(by: scripted) }
         scroll.advance(by: seconds)
+        let updateStart = monotonicSeconds()
         receive()
         if !settings.emptyScroll { update() }
         let commitStart = monotonicSeconds()
         commit(until: commitStart + settings.commitBudget)
         let drawStart = monotonicSeconds()
         let syncDrawn = settings.mode == .synchronous ? drawVisibleOnMainThread() : 0
+        let windowDrawStart = monotonicSeconds()
         let placeholder = settings.emptyScroll ? emptyDraw() : draw()
         let presentStart = monotonicSeconds()
         window.present()
@@ -128,6 +130,9 @@ public final class FeedViewer {
         stats.mainThreadTimes.append((presentStart - start) * 1000)
         stats.presentTimes.append((end - presentStart) * 1000)
         stats.commitTimes.append((drawStart - commitStart) * 1000)
+        stats.inputTimes.append((updateStart - start) * 1000)
+        stats.updateTimes.append((commitStart - updateStart) * 1000)
+        stats.drawTimes.append((presentStart - windowDrawStart) * 1000)
         if settings.mode == .synchronous { stats.syncDrawTimes.append(syncDrawn * 1000) }
         return running
     }

@@ -17,6 +17,13 @@ public struct FrameStats: Sendable {
     public var presentTimes: [Double] = []
     /// Each frame's commits (bitmaps made textures), in milliseconds.
     public var commitTimes: [Double] = []
+    /// The parts of each frame's main-thread work besides commits, in milliseconds: input
+    /// events and the scroll; deliveries from the workers and the ranges' update (layouts
+    /// asked for, renders started and cancelled, textures released); drawing the window's
+    /// contents (textures and placeholders copied into its back buffer).
+    public var inputTimes: [Double] = []
+    public var updateTimes: [Double] = []
+    public var drawTimes: [Double] = []
     /// Each frame's drawing of cells on the main thread (`--sync` only), in milliseconds.
     public var syncDrawTimes: [Double] = []
     public var rendersStarted = 0
@@ -53,6 +60,7 @@ public struct FrameStats: Sendable {
             "frames": frames, "droppedFrames": droppedFrames, "placeholderFrames": placeholderFrames,
             "frameTimeMs": Self.summary(frameTimes), "mainThreadMs": Self.summary(mainThreadTimes),
             "presentMs": Self.summary(presentTimes), "commitMs": Self.summary(commitTimes),
+            "inputMs": Self.summary(inputTimes), "updateMs": Self.summary(updateTimes), "drawMs": Self.summary(drawTimes),
             "renders": ["started": rendersStarted, "finished": rendersFinished, "cancelled": rendersCancelled, "failed": rendersFailed],
             "commits": commits, "deferredCommits": deferredCommits,
             "textureBytesPeak": textureBytesPeak, "texturesReleased": texturesReleased,
