@@ -90,7 +90,7 @@ struct FeedCommand: ParsableCommand {
 
     func run() throws {
         let theme = try cellTheme()
-        let media = try feed.media()
+        let media = try feed.media(consequence: "placeholder drawn")
         let precomputer = try feed.streamingPrecomputer(direction: direction, theme: theme, separator: separator, media: media)
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }

@@ -100,14 +100,17 @@ struct FeedOptions: ParsableArguments {
 
     /// The posts' pictures, read from files under the media root: each source that cannot be
     /// read gets one warning line on standard error, and its cells a placeholder.
-    func media() throws -> FeedMedia {
+    ///
+    /// - Parameter consequence: what the warning says became of the picture ("placeholder
+    ///   drawn" for `feed`, "measured as a placeholder" for `measure`).
+    func media(consequence: String) throws -> FeedMedia {
         let root = mediaRoot ?? input.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0).deletingLastPathComponent().path } ?? "."
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("invalid --media-root \(root): not a folder")
         }
         return FeedMedia(root: root, cache: PictureCache(maxBytes: 64 << 20)) { error in
-            try? Output.standardError("textrender: warning: \(error) (placeholder drawn)\n")
+            try? Output.standardError("textrender: warning: \(error) (\(consequence))\n")
         }
     }
 
@@ -175,7 +178,7 @@ final class FeedProgress {
         if interactive { try Output.standardError("\r\u{1B}[K") }
     }
 
-    func summary(_ verb: String, caches: [(String, CacheStatistics)], media: FeedMedia? = nil) throws {
+    func summary(_ verb: String, caches: [(String, CacheStatistics)], media: FeedMedia? = nil, placeholders: String = "placeholders drawn") throws {
         try clearLine()
         let seconds = Date().timeIntervalSince(started)
         let rate = Double(posts) / max(1e-9, seconds)
@@ -185,7 +188,7 @@ final class FeedProgress {
         }.joined(separator: ", ")
         var bad = badLines == 0 ? "" : ", \(badLines) bad line\(badLines == 1 ? "" : "s") skipped"
         if let failures = media?.failureCount, failures > 0 {
-            bad += ", \(failures) picture\(failures == 1 ? "" : "s") unreadable (placeholders drawn)"
+            bad += ", \(failures) picture\(failures == 1 ? "" : "s") unreadable (\(placeholders))"
         }
         try Output.standardError(
             "textrender: \(verb) \(posts) posts\(bad) in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", rate)) posts/s); \(cacheText)\n")

@@ -51,7 +51,7 @@ struct MeasureCommand: ParsableCommand {
         let descriptor = try feed.openInput()
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         // Nothing is drawn: heights, line starts and truncation are measured, not laid out.
-        let media = try feed.media()
+        let media = try feed.media(consequence: "measured as a placeholder")
         let precomputer = try feed.streamingPrecomputer(media: media)
         let engine = precomputer.engine
         let measurer = FeedMeasurer(precomputer: precomputer, subject: layout, widths: feed.widths.values, maxLines: feed.maxLines ?? 0,
@@ -91,7 +91,7 @@ struct MeasureCommand: ParsableCommand {
         // measured-text cache (recurring authors and quotes) and the height cache.
         try progress.summary("measured", caches: [("word", engine.shapeCache.statistics)] + (layout == .text ? [] : [
             ("text", precomputer.measuredTextStatistics), ("height", precomputer.heightCache.statistics),
-        ]), media: media)
+        ]), media: media, placeholders: "measured as placeholders")
         if progress.badLines > 0 || media.failureCount > 0 { throw badLinesExitCode }
     }
 }

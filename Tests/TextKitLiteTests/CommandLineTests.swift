@@ -501,7 +501,11 @@ enum TextRenderTool {
         #expect(warnings.contains { $0.contains("\(directory)/missing.png: No such file or directory") })
         #expect(result.stderr.contains("rendered 2 posts, 2 pictures unreadable (placeholders drawn)"))
         #expect(FileManager.default.fileExists(atPath: directory + "/out/1.png") && FileManager.default.fileExists(atPath: directory + "/out/2.png"))
-        // --media-root resolves relative paths elsewhere; a file there is found.
+        // measure reads the single picture's header only: a warning, its box measured square.
+        let measured = try TextRenderTool.run(["measure", directory + "/feed.jsonl"])
+        #expect(measured.status == 2 && measured.stdout.split(separator: "\n").count == 2)
+        #expect(measured.stderr.contains("not a PNG or JPEG file: \(directory)/bad.jpg (neither signature) (measured as a placeholder)"))
+        // --media-root must be a folder.
         let rooted = try TextRenderTool.run(["measure", "--media-root", "/nonexistent-root"], stdin: Data(feed.utf8))
         #expect(rooted.status == 64 && rooted.stderr.contains("invalid --media-root /nonexistent-root: not a folder"))
     }
