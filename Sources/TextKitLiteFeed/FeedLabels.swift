@@ -24,10 +24,15 @@ enum FeedLabels {
         "zh-Hant": Words(repost: "轉發", comment: "評論", like: "讚", source: "來自 %@"),
         "ja": Words(repost: "リポスト", comment: "コメント", like: "いいね", source: "%@から"),
         "ko": Words(repost: "리포스트", comment: "댓글", like: "좋아요", source: "%@에서"),
-        "en": Words(repost: "Repost", comment: "Comment", like: "Like", source: "via %@"),
+        "en": english,
         "ar": Words(repost: "إعادة نشر", comment: "تعليق", like: "إعجاب", source: "عبر %@"),
         "he": Words(repost: "שיתוף", comment: "תגובה", like: "לייק", source: "דרך %@"),
     ]
+
+    /// A language's words: English for a language the table lacks.
+    static func words(for language: String) -> Words { table[language] ?? english }
+
+    private static let english = Words(repost: "Repost", comment: "Comment", like: "Like", source: "via %@")
 
     /// The language of a post's labels: a key of `table`.
     static func language(of post: FeedPost) -> String {
@@ -44,7 +49,7 @@ enum FeedLabels {
 
     /// The footer of a post: each action's word, followed by its count when it is above 0.
     static func footer(_ post: FeedPost, language: String) -> String {
-        let words = table[language] ?? table["en"]!
+        let words = words(for: language)
         return [(words.repost, post.reposts), (words.comment, post.comments), (words.like, post.likes)].map { word, count in
             guard let count, count > 0 else { return word }
             return word + " " + Self.count(count, language: language)
@@ -57,7 +62,7 @@ enum FeedLabels {
         var parts: [String] = []
         if let time = post.time { parts.append(Self.time(time, now: now, language: language)) }
         if let source = post.source, !source.isEmpty {
-            parts.append((table[language] ?? table["en"]!).source.replacingOccurrences(of: "%@", with: source))
+            parts.append(words(for: language).source.replacingOccurrences(of: "%@", with: source))
         }
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }

@@ -28,6 +28,13 @@ public final class FeedMedia: PictureSource {
         self.onFailure = onFailure
     }
 
+    /// The media root of a feed read from `path`: the file's folder (relative sources are
+    /// written relative to the feed), or the current folder for standard input (nil or "-").
+    public static func root(forFeedAt path: String?) -> String {
+        guard let path, path != "-" else { return "." }
+        return URL(fileURLWithPath: path).deletingLastPathComponent().path
+    }
+
     /// The file a source names: a `file://` URL's path (percent-decoded; host empty or
     /// `localhost`), an absolute path as it is, a relative one under `root`.
     ///

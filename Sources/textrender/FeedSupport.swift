@@ -104,7 +104,7 @@ struct FeedOptions: ParsableArguments {
     /// - Parameter consequence: what the warning says became of the picture ("placeholder
     ///   drawn" for `feed`, "measured as a placeholder" for `measure`).
     func media(consequence: String) throws -> FeedMedia {
-        let root = mediaRoot ?? input.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0).deletingLastPathComponent().path } ?? "."
+        let root = mediaRoot ?? FeedMedia.root(forFeedAt: input)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("invalid --media-root \(root): not a folder")

@@ -27,10 +27,7 @@ extension GrayImage {
         do {
             data = try FileBytes.contents(of: path, limit: Self.maximumFileSize)
         } catch {
-            switch error {
-            case .tooLarge(let bytes, let limit): throw ImageError(path: path, reason: .fileTooLarge(bytes: bytes, limit: limit))
-            case .notFound, .isDirectory, .notRegularFile, .cannotRead: throw ImageError(path: path, reason: .cannotRead(error.description))
-            }
+            throw ImageError(path: path, failure: error)
         }
         try self.init(pngData: data, name: path, maxPixels: maxPixels)
     }

@@ -68,7 +68,7 @@ public final class FeedViewer {
         document = FeedDocument(path: settings.feedPath, repeat: settings.repeatCount)
         var messages = document.messages
         let inbox = self.inbox
-        let root = settings.mediaRoot ?? URL(fileURLWithPath: settings.feedPath).deletingLastPathComponent().path
+        let root = settings.mediaRoot ?? FeedMedia.root(forFeedAt: settings.feedPath)
         media = FeedMedia(root: root, cache: PictureCache(maxBytes: 64 << 20)) { error in
             inbox.append(.message("warning: \(error) (placeholder drawn)"))
         }
