@@ -5,7 +5,7 @@ part files, whose concatenation in order equals `textrender measure FEED [option
     spark-measure.py TEXTRENDER FEED OUTDIR [measure options]
 
 scripts/spark-measure.sh installs what this needs and runs it in local mode; on a cluster,
-run it with spark-submit (see README.md, "Measuring with Apache Spark").
+run it with spark-submit (see docs/SPARK.md, "A cluster").
 
 SPARK_MEASURE_MASTER sets the master (unset: spark-submit's or Spark's default);
 SPARK_MEASURE_PARTITIONS asks for at least that many partitions (unset: Spark's choice).

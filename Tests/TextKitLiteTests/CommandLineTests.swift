@@ -296,9 +296,9 @@ enum TextRenderTool {
     }
 
     /// `render --json` writes its report as it encodes it, one line of the layout at a time,
-    /// so its memory is the layout's: within the README's budget of 64 MB plus 350 MB per MB
-    /// of text. 200 KB of line breaks (200,000 lines) peaked at 523 MB when the report was
-    /// encoded whole (1 MB: 2.2 GB); now at about 110 MB.
+    /// so its memory is the layout's: within the budget docs/OUTPUT-FORMATS.md states, 64 MB
+    /// plus 350 MB per MB of text. 200 KB of line breaks (200,000 lines) peaked at 523 MB when
+    /// the report was encoded whole (1 MB: 2.2 GB); now at about 110 MB.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time")), .timeLimit(.minutes(2)))
     func renderJSONStaysWithinItsMemoryBudget() throws {
         let path = Fixtures.temporaryPath("newlines.txt")
