@@ -14,9 +14,7 @@ extension DisplayTask {
     ///   - options: scale, pixel format, background, size limit.
     ///   - willDisplay: called on the caller's side before the work starts.
     ///   - didDisplay: called on the callback queue with the outcome.
-    /// - Throws: `RenderError.invalidOption` for invalid render options, and
-    ///   `RenderError.measureOnlyLayout` for a cell laid out by a measure-only precomputer.
-    ///   A cell over the size limit fails on the worker (`DisplayOutcome.error`).
+    /// - Throws: `RenderError.invalidOption` for invalid render options. A cell over the size limit fails on the worker (`DisplayOutcome.error`).
     /// - Complexity: O(*n*) in the cell's elements to make; drawing is on the worker.
     public static func cell(
         _ cell: CellLayout, renderer: CellRenderer = CellRenderer(), options: RenderOptions = RenderOptions(),
@@ -24,7 +22,6 @@ extension DisplayTask {
         didDisplay: @escaping @Sendable (RenderTarget, DisplayOutcome) -> Void = { _, _ in }
     ) throws(RenderError) -> DisplayTask {
         try options.validate()
-        guard !cell.elements.contains(where: { $0.text?.options.measureOnly == true }) else { throw .measureOnlyLayout }
         return DisplayTask(
             width: options.pixels(cell.width), height: options.pixels(cell.height), format: options.format,
             background: options.background, maxPixels: options.maxPixels, willDisplay: willDisplay,

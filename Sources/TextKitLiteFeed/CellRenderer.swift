@@ -21,12 +21,10 @@ public struct CellRenderer: Sendable {
     /// placeholder: its box, filled and outlined.
     ///
     /// - Returns: the bitmap, or nil when cancelled.
-    /// - Throws: `RenderError` for invalid options, a bitmap over the size limit or a cell
-    ///   laid out by a measure-only precomputer.
+    /// - Throws: `RenderError` for invalid options or a bitmap over the size limit.
     public func render(_ cell: CellLayout, options: RenderOptions = RenderOptions(scale: 2),
                        isCancelled: () -> Bool = { false }) throws(RenderError) -> Bitmap? {
         try options.validate()
-        guard !cell.elements.contains(where: { $0.text?.options.measureOnly == true }) else { throw .measureOnlyLayout }
         var bitmap = try Bitmap(width: options.pixels(cell.width), height: options.pixels(cell.height), format: options.format,
                                 background: options.background, maxPixels: options.maxPixels)
         return draw(cell, into: &bitmap, options: options, isCancelled: isCancelled) ? bitmap : nil

@@ -96,7 +96,6 @@ struct FeedCellSpec: Sendable {
     static let imageIDPrefix = "image"
 
     let style: FeedCellStyle
-    let measureOnly: Bool
     // The styles every cell uses, made once (not for every post).
     private let authorStyle: TextStyle
     private let body: BlockStyles, quote: BlockStyles
@@ -115,9 +114,8 @@ struct FeedCellSpec: Sendable {
         let plan = AtomicLazyReference<MeasuringPlan>()
     }
 
-    init(style: FeedCellStyle, measureOnly: Bool, emoticons: EmoticonTable = .empty) {
+    init(style: FeedCellStyle, emoticons: EmoticonTable = .empty) {
         self.style = style
-        self.measureOnly = measureOnly
         self.emoticons = emoticons
         authorStyle = TextStyle(size: style.authorSize, ink: style.theme.text, weight: style.authorWeight)
         highlightStyle = style.theme.highlight
@@ -150,8 +148,7 @@ struct FeedCellSpec: Sendable {
         let s = style
         var rows: [LayoutSpec] = []
         rows.reserveCapacity(5)
-        let line = LayoutOptions(maxLines: 1, alignment: rightToLeft ? .right : .left, lineHeightMode: s.lineHeightMode,
-                                 measureOnly: measureOnly)
+        let line = LayoutOptions(maxLines: 1, alignment: rightToLeft ? .right : .left, lineHeightMode: s.lineHeightMode)
         let avatarSize = Size(width: s.avatarSize, height: s.avatarSize)
         let avatar: LayoutSpec = if let source = post?.avatar?.source {
             .picture(id: "avatar", picture: CellPicture(source: source, shape: .circle), size: avatarSize, fill: s.theme.avatarFill)
@@ -232,7 +229,7 @@ struct FeedCellSpec: Sendable {
 
     private func blockOptions(_ styles: BlockStyles, maxLines: Int) -> LayoutOptions {
         LayoutOptions(maxLines: maxLines, truncationToken: styles.token, lineSpacing: style.lineSpacing,
-                      lineHeightMode: style.lineHeightMode, measureOnly: measureOnly)
+                      lineHeightMode: style.lineHeightMode)
     }
 
     private func imageGrid(_ shape: Shape, pictures: [PostPicture]) -> LayoutSpec {

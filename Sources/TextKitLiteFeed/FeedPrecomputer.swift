@@ -29,9 +29,6 @@ public final class FeedPrecomputer: Sendable {
     private let keySettings: HeightCache.Key.Settings
     /// What `style.validate()` throws, found once: the style never changes.
     private let styleError: LayoutError?
-    /// Cells with frames, heights and line counts but no glyph runs (`LayoutOptions.measureOnly`):
-    /// for measuring, not drawing.
-    public let measureOnly: Bool
     /// How a cell is composed: its spec and the styled text of each field.
     private let cell: FeedCellSpec
     /// Where a single picture's size is read when its post does not declare it.
@@ -94,23 +91,20 @@ public final class FeedPrecomputer: Sendable {
     ///   - shapedTextLimit: most shaped texts kept (for relayout at other widths, and for
     ///     texts that recur across posts: authors, quoted posts); `measure` keeps up to this
     ///     many measured texts, and at least 10,000 (within 4 MB).
-    ///   - measureOnly: lay cells out for their heights and frames only (no glyph runs:
-    ///     cheaper, and `CellRenderer` refuses them).
     ///   - emoticons: `[codes]` in bodies and quotes drawn as inline images (none by default;
     ///     `EmoticonTable.bundled()` is the table `textrender` uses).
     ///   - pictures: where the size of a post's single picture is read (its file's header)
     ///     when the post does not declare it; nil (or a size it cannot read) makes the box
     ///     square. Grids are squares whatever the pictures.
     public init(engine: TextEngine, style: FeedCellStyle = FeedCellStyle(),
-                heightCache: HeightCache = HeightCache(), shapedTextLimit: Int = 20_000, measureOnly: Bool = false,
+                heightCache: HeightCache = HeightCache(), shapedTextLimit: Int = 20_000,
                 emoticons: EmoticonTable = .empty, pictures: (any PictureSource)? = nil) {
         self.engine = engine
         self.pictures = pictures
-        self.measureOnly = measureOnly
         self.style = style
         keySettings = HeightCache.Key.Settings(style: style, fonts: engine.fonts)
         do { try style.validate(); styleError = nil } catch { styleError = error }
-        cell = FeedCellSpec(style: style, measureOnly: measureOnly, emoticons: emoticons)
+        cell = FeedCellSpec(style: style, emoticons: emoticons)
         self.heightCache = heightCache
         shapedCache = BoundedCache(maxCount: shapedTextLimit, maxCost: 256 << 20, shards: 16)
         // A measurement is a few hundred bytes: many more are kept than shaped texts.
@@ -127,7 +121,7 @@ public final class FeedPrecomputer: Sendable {
     public func layout(_ post: FeedPost, width: Double, scale: Double = 2) throws(LayoutError) -> CellLayout {
         try validate(width: width, scale: scale)
         let post = sized(post)
-        let key = cacheKey(post, width: width, scale: scale, kind: measureOnly ? .measureOnly : .drawable)
+        let key = cacheKey(post, width: width, scale: scale, kind: .drawable)
         if let cached = heightCache.layout(for: key) { return cached }
         if let styleError { throw styleError }
         let (size, elements) = try cellSpec(post).solve(width: width, engine: engine)

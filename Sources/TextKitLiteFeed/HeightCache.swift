@@ -22,8 +22,7 @@ public final class HeightCache: Sendable {
         /// The emoticons drawn in place of codes (compared by identity first: a precomputer
         /// passes the same table every time).
         let emoticons: EmoticonTable
-        /// Measure-only cells (no glyph runs) never stand in for drawable ones, nor
-        /// measurements for cells.
+        /// Measurements never stand in for cells.
         let kind: Kind
         /// The hash of all the above, computed once: a miss looks the key up, then inserts it.
         private let hash: Int
@@ -61,7 +60,7 @@ public final class HeightCache: Sendable {
         /// A cell style and its hash with the engine's fonts, made once per precomputer: a
         /// key copies a reference, not the style's fields, and hashing a key does not hash
         /// every field of the style and every font of the chain again. The hash leaves the
-        /// theme out: a measurement (or a measure-only cell) holds no color, and answers for
+        /// theme out: a measurement holds no color, and answers for
         /// every theme; a drawable cell's key adds its theme.
         final class Settings: Sendable {
             let style: FeedCellStyle
@@ -85,7 +84,7 @@ public final class HeightCache: Sendable {
         }
     }
 
-    enum Kind: Hashable, Sendable { case drawable, measureOnly, measurement }
+    enum Kind: Hashable, Sendable { case drawable, measurement }
 
     private enum Entry: Sendable {
         case layout(CellLayout)
@@ -158,8 +157,7 @@ extension CellMeasurement {
 
 extension CellLayout {
     /// Approximate memory held by the layout: per text element its text (the string, its
-    /// UTF-16 copy and style runs: what a measure-only cell holds most of), its lines and
-    /// their glyph arrays.
+    /// UTF-16 copy and style runs), its lines and their glyph arrays.
     var estimatedBytes: Int {
         elements.reduce(256) { total, element in
             guard let text = element.text else { return total + 128 }

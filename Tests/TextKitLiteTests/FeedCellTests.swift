@@ -271,29 +271,11 @@ import Testing
         #expect(delivered == 0)
     }
 
-    @Test func measureOnlyCellsHaveTheFramesOfDrawableOnesAndAreNeverDrawn() throws {
-        let heights = HeightCache()
-        let engine = TextEngine(fonts: Fixtures.engine.fonts)
-        let drawing = FeedPrecomputer(engine: engine, heightCache: heights)
-        let measuring = FeedPrecomputer(engine: engine, heightCache: heights, measureOnly: true)
-        for post in [Self.post] + (0..<30).map({ SampleFeed.post($0, seed: 9) }) {
-            let measured = try measuring.layout(post, width: 375)
-            let cell = try drawing.layout(post, width: 375)  // same height cache: must not get the measured cell
-            #expect(measured.height == cell.height)
-            #expect(measured.elements.map(\.id) == cell.elements.map(\.id))
-            #expect(measured.elements.map(\.frame) == cell.elements.map(\.frame))
-            #expect(measured.lineCounts == cell.lineCounts && measured.isTruncated == cell.isTruncated)
-            #expect(cell.elements.compactMap(\.text).allSatisfy { !$0.options.measureOnly })
-            #expect(throws: RenderError.measureOnlyLayout) { try CellRenderer().render(measured) }
-            #expect(try CellRenderer().render(cell) != nil)
-        }
-    }
-
-    /// The height cache's byte bound counts what a cell holds: a measure-only cell has no
-    /// glyph arrays, but it keeps its texts (string and UTF-16 copy).
+    /// The height cache's byte bound counts what a cell holds, its texts (string and UTF-16
+    /// copy) among it.
     @Test func cellCostCountsItsTexts() throws {
         let long = FeedPost(id: "long", author: "a", text: String(repeating: "很长的文字 long words ", count: 500), quote: nil, images: 0)
-        let cell = try FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), measureOnly: true).layout(long, width: 375)
+        let cell = try FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts)).layout(long, width: 375)
         let textBytes = cell.elements.compactMap(\.text).reduce(0) { $0 + $1.text.utf16Count * 2 }
         #expect(textBytes > 10_000)
         #expect(cell.estimatedBytes >= textBytes)
@@ -408,8 +390,8 @@ import Testing
         var style = FeedCellStyle()
         (style.bodySize, style.quoteSize) = (16_000, 16_000)
         let message = "invalid attachment size 128000.0×128000.0: must be finite, not negative and at most 100000 points a side"
-        for measureOnly in [false, true] {
-            let p = FeedPrecomputer(engine: Fixtures.engine, style: style, measureOnly: measureOnly, emoticons: table)
+        do {
+            let p = FeedPrecomputer(engine: Fixtures.engine, style: style, emoticons: table)
             for post in [FeedPost(id: "b", author: "a", text: "Hello [big] world, some words here."),
                          FeedPost(id: "q", author: "a", text: "Hello", quote: "a [big]")] {
                 let errors: [LayoutError?] = [#expect(throws: LayoutError.self) { try p.layout(post, width: 375) },
@@ -420,12 +402,12 @@ import Testing
             }
             // One that fits is drawn, and measures as it lays out.
             let fits = FeedPost(id: "f", author: "a", text: "Hello [big]")
-            let small = FeedPrecomputer(engine: Fixtures.engine, style: style, measureOnly: measureOnly,
+            let small = FeedPrecomputer(engine: Fixtures.engine, style: style,
                                         emoticons: try EmoticonTable([Emoticon(code: "[big]", image: GrayImage(width: 1, height: 1, gray: [0]), size: 2)]))
             #expect(try small.layout(fits, width: 375).height == small.measure(fits, width: 375).height)
         }
         // What `measure` and the service's /measure answer for its line (through FeedMeasurer).
-        let p = FeedPrecomputer(engine: Fixtures.engine, style: style, measureOnly: true, emoticons: table)
+        let p = FeedPrecomputer(engine: Fixtures.engine, style: style, emoticons: table)
         for subject in FeedMeasurer.Subject.allCases {
             let record = FeedRecord(line: 3, result: .success(FeedPost(id: "b", author: "a", text: "Hello [big] world")))
             #expect(FeedMeasurer(precomputer: p, subject: subject, width: 375).measure(record) == .failure(FeedLineError(line: 3, reason: message)))

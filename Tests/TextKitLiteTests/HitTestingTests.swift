@@ -135,12 +135,6 @@ import Testing
         // In the spacing between two lines, the nearer one.
         #expect(layout.characterIndex(at: Point(x: 0, y: first.frame.maxY + 1)) == 0)
         #expect(layout.characterIndex(at: Point(x: 0, y: layout.lines[1].frame.y - 1)) == layout.lines[1].range.lowerBound)
-        // A measure-only layout has no glyphs: a line's start, and no rects.
-        var options = layout.options
-        options.measureOnly = true
-        let measured = try Fixtures.engine.layout(layout.text, options: options)
-        #expect(measured.characterIndex(at: Point(x: 1000, y: 0)) == 0)
-        #expect(measured.rects(for: 0..<10).isEmpty)
     }
 
     /// "abc שלום def": the range "c שׁל" is on screen "c " at the left of the Hebrew word and

@@ -35,35 +35,12 @@ import Testing
         }
     }
 
-    /// A measure-only layout has the lines, frames, baselines and size of the full one, no
-    /// glyph runs, and renderers refuse it.
-    @Test(arguments: samples)
-    func measureOnlyLayoutMeasuresLikeTheFullOne(text: String) throws {
-        let variants = [
-            LayoutOptions(width: 150),
-            LayoutOptions(width: 237.5, alignment: .justify, lineSpacing: 3, insets: EdgeInsets(all: 4)),
-            LayoutOptions(width: 200, maxLines: 2, truncationToken: AttributedText("…全文")),
-            LayoutOptions(width: 120, maxLines: 1, truncation: .middle, lineHeightMode: .uniform, direction: .rightToLeft),
-        ]
-        for var options in variants {
-            let full = try Fixtures.layout(text, size: 17, options)
-            options.measureOnly = true
-            let measured = try Fixtures.layout(text, size: 17, options)
-            #expect(measured.lines.map(\.range) == full.lines.map(\.range))
-            #expect(measured.lines.map(\.frame) == full.lines.map(\.frame))
-            #expect(measured.lines.map(\.baseline) == full.lines.map(\.baseline))
-            #expect(measured.size == full.size && measured.measuredWidth == full.measuredWidth)
-            #expect(measured.isTruncated == full.isTruncated)
-            #expect(measured.lines.allSatisfy { $0.runs.isEmpty })
-            #expect(throws: RenderError.measureOnlyLayout) { try TextRenderer().render(measured) }
-        }
-    }
-
-    @Test func optionsEncodedWithoutMeasureOnlyDecodeAsFull() throws {
+    /// Layouts encoded by earlier versions, whose options had a `measureOnly` field, decode.
+    @Test func optionsEncodedWithMeasureOnlyStillDecode() throws {
         let data = try JSONEncoder().encode(LayoutOptions(width: 100, maxLines: 2))
         var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(object["measureOnly"] as? Bool == false)
-        object["measureOnly"] = nil
+        #expect(object["measureOnly"] == nil)
+        object["measureOnly"] = false
         let decoded = try JSONDecoder().decode(LayoutOptions.self, from: try JSONSerialization.data(withJSONObject: object))
         #expect(decoded == LayoutOptions(width: 100, maxLines: 2))
     }

@@ -153,7 +153,7 @@ import Testing
                FeedCellTests.rtlPost, FeedPost(id: "he", author: "נועה", text: "שבוע טוב לכולם! מי מגיע למפגש ביום שלישי בערב?", images: 1)]
         for style in Self.cellStyles {
             let engine = TextEngine(fonts: Fixtures.engine.fonts)
-            let precomputer = FeedPrecomputer(engine: engine, style: style, measureOnly: true, emoticons: try EmoticonTable.bundled())
+            let precomputer = FeedPrecomputer(engine: engine, style: style, emoticons: try EmoticonTable.bundled())
             for width in [90.0, 214.5, 375, 640] {
                 for post in posts {
                     let cell = try precomputer.layout(post, width: width)
@@ -167,7 +167,7 @@ import Testing
             #expect(precomputer.measurementCount == posts.count * 4)
             // Many widths at once (each field shaped once, broken at each width) equal the
             // single-width measurements, from a precomputer with a height cache of its own.
-            let many = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), style: style, measureOnly: true,
+            let many = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts), style: style,
                                        emoticons: try EmoticonTable.bundled())
             let widths = [90.0, 214.5, 375, 640]
             for post in posts {

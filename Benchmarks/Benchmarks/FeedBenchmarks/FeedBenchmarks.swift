@@ -73,7 +73,7 @@ let benchmarks: @Sendable () -> Void = {
         LayoutWorkloads.warmEngine()
     }
 
-    // 2c. As 2, every post laid out as a measure-only cell layout (frames and lines).
+    // 2c. As 2, every post laid out as a cell layout.
     Benchmark("cellLayoutWarmWords") { benchmark, engine in
         perPost(benchmark) { LayoutWorkloads.cellLayoutWarmWords(engine: engine) }
     } setup: {

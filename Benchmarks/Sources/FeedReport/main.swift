@@ -43,7 +43,6 @@ if let i = CommandLine.arguments.firstIndex(of: "--profile"), i + 1 < CommandLin
     case "measureWarmWords": work = { LayoutWorkloads.measureWarmWords(fixture.posts, engine: fixture.warmEngine) }
     case "cellLayoutCold": work = { LayoutWorkloads.cellLayoutCold(fixture.posts) }
     case "cellLayoutWarmWords": work = { LayoutWorkloads.cellLayoutWarmWords(fixture.posts, engine: fixture.warmEngine) }
-    case "cellLayoutWarmWordsFull": work = { LayoutWorkloads.cellLayoutWarmWords(fixture.posts, engine: fixture.warmEngine, measureOnly: false) }
     case "measureWidths4": work = { LayoutWorkloads.measureDeviceWidths(fixture.posts, engine: fixture.warmEngine) }
     case "relayoutPrepared": work = { LayoutWorkloads.relayoutPrepared(fixture.preparedBodies, engine: fixture.warmEngine) }
     case "heightCacheHit": work = { LayoutWorkloads.heightCacheHits(fixture.posts, precomputer: fixture.laidOut) }
@@ -131,9 +130,8 @@ print("""
 |---|---|---:|---:|---:|---|
 \(row("1", "measureCold: new engine and caches, 375 pt", \.measureCold, unit: "µs/post"))
 \(row("2", "measureWarmWords: word cache warm, height cache fresh", \.measureWarmWords, unit: "µs/post"))
-\(row("1c", "cellLayoutCold: as 1, measure-only cell layouts", \.cellLayoutCold, unit: "µs/post"))
-\(row("2c", "cellLayoutWarmWords: as 2, measure-only cell layouts", \.cellLayoutWarmWords, unit: "µs/post"))
-\(row("2d", "the same, drawable cells (glyph runs built)", \.cellLayoutWarmWordsFull, unit: "µs/post"))
+\(row("1c", "cellLayoutCold: as 1, cell layouts (glyph runs built)", \.cellLayoutCold, unit: "µs/post"))
+\(row("2c", "cellLayoutWarmWords: as 2, cell layouts", \.cellLayoutWarmWords, unit: "µs/post"))
 \(row("3", "heightCacheHit: post already laid out", \.heightCacheHit, unit: "ns/hit", scale: 1, digits: 0))
 \(row("4", "relayoutNewWidth: 375 → 320 pt, shaping reused", \.relayoutNewWidth, unit: "µs/post"))
 \(row("4w", "measureWidths4: as 2, at 320, 375, 414 and 768 pt at once", \.measureWidths4, unit: "µs/post"))
@@ -162,9 +160,8 @@ print("""
 \(ratio("measureWarmWords / rawHarfBuzz, CPU time", results.map { $0.measureWarmWords.cpu / $0.rawHarfBuzz.cpu }, goal: "< 1×") { $0 < 1 })
 \(ratio("measureWarmWords / rawHarfBuzz, wall time", results.map { $0.measureWarmWords.wall / $0.rawHarfBuzz.wall }, goal: "< 1×") { $0 < 1 })
 \(ratio("measureWidths4 / measureWarmWords (four widths / one), CPU time", results.map { $0.measureWidths4.cpu / $0.measureWarmWords.cpu }, goal: "≤ 1.5×") { $0 <= 1.5 })
-\(ratio("measureCold / cellLayoutCold (measuring vs measure-only cells), CPU time", results.map { $0.measureCold.cpu / $0.cellLayoutCold.cpu }, goal: "< 1×") { $0 < 1 })
+\(ratio("measureCold / cellLayoutCold (measuring vs laying out cells), CPU time", results.map { $0.measureCold.cpu / $0.cellLayoutCold.cpu }, goal: "< 1×") { $0 < 1 })
 \(ratio("measureWarmWords / cellLayoutWarmWords, CPU time", results.map { $0.measureWarmWords.cpu / $0.cellLayoutWarmWords.cpu }, goal: "< 1×") { $0 < 1 })
-\(ratio("cellLayoutWarmWords, measure-only / drawable cells, CPU time", results.map { $0.cellLayoutWarmWords.cpu / $0.cellLayoutWarmWordsFull.cpu }, goal: "< 1×") { $0 < 1 })
 \(ratio("cellLayoutCold / rawHarfBuzz, CPU time (no goal: for comparison)", results.map { $0.cellLayoutCold.cpu / $0.rawHarfBuzz.cpu }, goal: "—") { _ in true })
 \(ratio("cellLayoutWarmWords / rawHarfBuzz, CPU time (no goal: for comparison)", results.map { $0.cellLayoutWarmWords.cpu / $0.rawHarfBuzz.cpu }, goal: "—") { _ in true })
 \(ratio("precompute speedup, 2 workers / 1 (wall)", results.map { $0.precompute1.wall / $0.precompute2.wall }, goal: "≥ 1.8×") { $0 >= 1.8 })

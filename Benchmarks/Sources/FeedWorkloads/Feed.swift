@@ -32,10 +32,9 @@ public enum Feed {
     /// An engine over the bundled fonts with an empty shaped-word cache.
     public static func coldEngine() -> TextEngine { TextEngine(fonts: fonts, shapeCache: ShapeCache()) }
 
-    /// A precomputer with empty caches of its own (shaped texts, heights) over `engine`;
-    /// `measureOnly` for cells without glyph runs (what `textrender measure` makes).
-    public static func precomputer(_ engine: TextEngine, measureOnly: Bool = false) -> FeedPrecomputer {
-        FeedPrecomputer(engine: engine, heightCache: HeightCache(), measureOnly: measureOnly)
+    /// A precomputer with empty caches of its own (shaped texts, heights) over `engine`.
+    public static func precomputer(_ engine: TextEngine) -> FeedPrecomputer {
+        FeedPrecomputer(engine: engine, heightCache: HeightCache())
     }
 
     /// A 140-character post (grapheme clusters) mixing Chinese, English and emoji

@@ -46,11 +46,9 @@ public struct FeedRound: Sendable {
     /// `FeedPrecomputer.measure` (what `textrender measure` does).
     public var measureCold = Figure()
     public var measureWarmWords = Figure()
-    /// The same posts as measure-only cell layouts (frames and lines, no glyph runs).
+    /// The same posts as cell layouts (frames, lines and glyph runs).
     public var cellLayoutCold = Figure()
     public var cellLayoutWarmWords = Figure()
-    /// As `cellLayoutWarmWords`, with drawable cells (glyph runs built).
-    public var cellLayoutWarmWordsFull = Figure()
     /// Per hit.
     public var heightCacheHit = Figure()
     public var relayoutNewWidth = Figure()
@@ -102,9 +100,6 @@ public struct FeedRound: Sendable {
         round.measureWarmWords = measure(units: n) { LayoutWorkloads.measureWarmWords(fixture.posts, engine: fixture.warmEngine) }
         round.cellLayoutCold = measure(units: n) { LayoutWorkloads.cellLayoutCold(fixture.posts) }
         round.cellLayoutWarmWords = measure(units: n) { LayoutWorkloads.cellLayoutWarmWords(fixture.posts, engine: fixture.warmEngine) }
-        round.cellLayoutWarmWordsFull = measure(units: n) {
-            LayoutWorkloads.cellLayoutWarmWords(fixture.posts, engine: fixture.warmEngine, measureOnly: false)
-        }
         round.heightCacheHit = measure(units: n * hitLoops) {
             (0..<hitLoops).reduce(0.0) { t, _ in t + LayoutWorkloads.heightCacheHits(fixture.posts, precomputer: fixture.laidOut) }
         }

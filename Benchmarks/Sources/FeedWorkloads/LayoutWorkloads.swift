@@ -47,17 +47,15 @@ public enum LayoutWorkloads {
         measureAll(posts, with: Feed.precomputer(engine))
     }
 
-    /// cellLayoutCold: as measureCold, but every post laid out as a measure-only cell
-    /// layout (frames and lines, no glyph runs): what measuring cost before
-    /// `FeedPrecomputer.measure`, and what a cell without drawing costs.
+    /// cellLayoutCold: as measureCold, but every post laid out as a cell layout (frames,
+    /// lines and glyph runs, ready to draw).
     public static func cellLayoutCold(_ posts: [FeedPost] = Feed.posts) -> Double {
-        layoutAll(posts, with: Feed.precomputer(Feed.coldEngine(), measureOnly: true))
+        layoutAll(posts, with: Feed.precomputer(Feed.coldEngine()))
     }
 
-    /// cellLayoutWarmWords: as measureWarmWords, with measure-only cell layouts, or with
-    /// drawable ones (glyph runs built) when `measureOnly` is false.
-    public static func cellLayoutWarmWords(_ posts: [FeedPost] = Feed.posts, engine: TextEngine, measureOnly: Bool = true) -> Double {
-        layoutAll(posts, with: Feed.precomputer(engine, measureOnly: measureOnly))
+    /// cellLayoutWarmWords: as measureWarmWords, with cell layouts.
+    public static func cellLayoutWarmWords(_ posts: [FeedPost] = Feed.posts, engine: TextEngine) -> Double {
+        layoutAll(posts, with: Feed.precomputer(engine))
     }
 
     /// An engine whose shaped-word cache holds every word of `posts`.

@@ -24,8 +24,7 @@ struct FontFuzzerMain {
 ///    empty); never a trap.
 /// 2. A loaded font has finite metrics; the shared invariants (`FuzzSupport.Invariants`)
 ///    hold for its layouts: every unit in one line, finite positions, shape once and break
-///    again gives the same lines, measure-only and `TextEngine.measure` agree with the
-///    layout, and renders at 1× and 2× are the exact size or refused by the pixel limit,
+///    again gives the same lines, `TextEngine.measure` agrees with the layout, and renders at 1× and 2× are the exact size or refused by the pixel limit,
 ///    deterministic, and grown by ink overflow only around the exact box's pixels.
 /// Traps, AddressSanitizer reports, runs over the time limit and memory over the limit
 /// are found by libFuzzer itself.

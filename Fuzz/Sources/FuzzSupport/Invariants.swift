@@ -76,8 +76,8 @@ public enum Invariants {
     }
 
     /// Shape once, break many times: the shaped text laid out again gives the direct
-    /// layout's lines; a measure-only layout has the lines, frames and size of the full one;
-    /// measuring (`TextEngine.measure`, no lines made) gives the layout's height, line
+    /// layout's lines; measuring (`TextEngine.measure`, no lines made: streamed from the
+    /// itemizer, and of the shaped text's kept units) gives the layout's height, line
     /// starts and truncation to the bit.
     ///
     /// - Returns: the shaped text, for further layouts.
@@ -100,20 +100,11 @@ public enum Invariants {
                  + "\(index < direct.count ? direct[index] : "none") vs \(index < whole.count ? whole[index] : "none")")
         }
 
-        var measureOnly = options
-        measureOnly.measureOnly = true
-        do {
-            let measured = try engine.layout(shaped, options: measureOnly)
-            require(measured.lines.map { "\($0.range) \($0.frame) \($0.baseline)" } == layout.lines.map { "\($0.range) \($0.frame) \($0.baseline)" }
-                        && measured.size == layout.size && measured.isTruncated == layout.isTruncated,
-                    "measure-only layout differs from the full one")
-        } catch {
-            fail("measure-only layout failed: \(error)")
-        }
-
         do {
             let measured = try engine.measure(text, options: options)
             require(measured == TextMeasurement(layout), "measurement \(measured) differs from the layout's \(TextMeasurement(layout))")
+            let relaid = try engine.measure(shaped, options: options)
+            require(relaid == TextMeasurement(again), "measurement of the shaped text \(relaid) differs from its layout's \(TextMeasurement(again))")
             // At several widths at once (one stream of pieces, a breaker per width): each
             // as measured alone.
             let widths = [options.width, options.width + 37.5, options.width.isFinite ? options.width * 3 : 200]

@@ -27,8 +27,7 @@ struct LayoutFuzzerMain {
 ///    wider than the token; no line but the first of a paragraph starts with white space
 ///    (UAX #14 allows no break before a space or tab, and an emergency break must leave
 ///    white space hanging at the end of the line before).
-/// 4. Laying out again at the layout's own measured width gives the same lines; * a
-///    measure-only layout has the lines, frames and size of the full one; * measuring
+/// 4. Laying out again at the layout's own measured width gives the same lines; * measuring
 ///    (`TextEngine.measure`, no lines made) gives the layout's height, line starts and
 ///    truncation to the bit.
 /// 5. * The exact box's bitmap (`inkOverflow: .clip`) is ceil(size × scale) pixels, or the

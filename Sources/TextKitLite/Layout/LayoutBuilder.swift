@@ -6,20 +6,14 @@ struct LayoutBuilder {
     let engine: TextEngine
 
     func build() -> TextLayout {
-        let paragraphs = shaped.paragraphs
-        var breaker = LineBreaker(maxWidth: options.breakWidth, receiver: LineCollector(maxLines: options.lineLimit))
-        TextLines.breakLines(&breaker, paragraphCount: paragraphs.count) { index, breaker in
-            breaker.receiver.paragraph = index
-            shaped.feed(paragraph: index, into: &breaker)
-        }
-        let truncated = breaker.leavesTextOut(paragraphCount: paragraphs.count, options: options)
+        var breaker = LineBreaker(maxWidth: options.breakWidth, fonts: shaped.fonts, receiver: LineCollector(maxLines: options.lineLimit))
+        shaped.breakLines(into: &breaker)
+        let truncated = breaker.leavesTextOut(paragraphCount: shaped.paragraphs.count, options: options)
         var lines = breaker.receiver.lines
         var styles = shaped.styles
         var tokenAttachments: [AttributedText.Attachment] = []
         if truncated, let last = lines.last {
-            let paragraph = paragraphs[last.paragraph]
-            let (line, token) = Truncation.truncate(last, text: shaped.text, level: paragraph.level, graphemes: paragraph.graphemes,
-                                                          options: options, fonts: shaped.fonts, engine: engine)
+            let (line, token) = engine.truncate(last, of: shaped.text, brokenBy: breaker, options: options, fonts: shaped.fonts)
             lines[lines.count - 1] = line
             styles += token.runs.map(\.style)
             tokenAttachments = token.attachments
@@ -41,13 +35,10 @@ struct LayoutBuilder {
 
         var result: [LayoutLine] = []
         result.reserveCapacity(lines.count)
-        var metrics = LineMetrics()
         for line in lines {
             // The paragraph's fields, not a copy of it (its arrays and font, retained per line).
             let paragraphLevel = shaped.paragraphs[line.paragraph].level
-            // Natural metrics: the tallest font on the line.
-            for piece in line.pieces { metrics.include(piece, in: fonts) }
-            let natural = metrics.endLine(empty: shaped.paragraphs[line.paragraph].emptyMetrics)
+            let natural = line.metrics
             let (y, height) = stack.add(natural: natural)
             let primary = stack.primary
             let baseline = options.lineHeightMode == .natural
@@ -70,7 +61,7 @@ struct LayoutBuilder {
             let left = insets.left + visibleStart
             let placement = LineAssembler.Placement(baseline: baseline, lineTop: y, lineHeight: height,
                                                     centred: options.lineHeightMode != .natural)
-            let (runs, attachments) = options.measureOnly ? ([], []) : assembler.assemble(
+            let (runs, attachments) = assembler.assemble(
                 line, paragraphLevel: paragraphLevel, x: left - (rightToLeft ? line.hang : 0), justification: extra,
                 placement: placement)
             let width = line.width + extra

@@ -52,15 +52,11 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
     /// Space around the text inside the box.
     public var insets: EdgeInsets
     public var direction: ParagraphDirection
-    /// Lines, metrics and size only, for measuring (`textrender measure`, cell heights):
-    /// the same lines, frames, baselines and size as a full layout, but no glyph runs, so
-    /// it is cheaper to make and cannot be drawn (renderers refuse it).
-    public var measureOnly: Bool
 
     public init(width: Double = .infinity, maxLines: Int = 0, truncation: TruncationMode = .end,
                 truncationToken: AttributedText? = nil, alignment: TextAlignment = .natural,
                 lineHeightMultiple: Double = 1, lineSpacing: Double = 0, lineHeightMode: LineHeightMode = .natural,
-                insets: EdgeInsets = .zero, direction: ParagraphDirection = .auto, measureOnly: Bool = false) {
+                insets: EdgeInsets = .zero, direction: ParagraphDirection = .auto) {
         self.width = width
         self.maxLines = maxLines
         self.truncation = truncation
@@ -71,15 +67,14 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         self.lineHeightMode = lineHeightMode
         self.insets = insets
         self.direction = direction
-        self.measureOnly = measureOnly
     }
 
     private enum CodingKeys: String, CodingKey {
         case width, maxLines, truncation, truncationToken, alignment, lineHeightMultiple, lineSpacing, lineHeightMode,
-             insets, direction, measureOnly
+             insets, direction
     }
 
-    /// Decodes options; `measureOnly` may be missing (layouts encoded before it existed).
+    /// Decodes options; `truncationToken` may be missing.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -90,8 +85,7 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
             lineHeightMultiple: try c.decode(Double.self, forKey: .lineHeightMultiple),
             lineSpacing: try c.decode(Double.self, forKey: .lineSpacing),
             lineHeightMode: try c.decode(LineHeightMode.self, forKey: .lineHeightMode),
-            insets: try c.decode(EdgeInsets.self, forKey: .insets), direction: try c.decode(ParagraphDirection.self, forKey: .direction),
-            measureOnly: try c.decodeIfPresent(Bool.self, forKey: .measureOnly) ?? false)
+            insets: try c.decode(EdgeInsets.self, forKey: .insets), direction: try c.decode(ParagraphDirection.self, forKey: .direction))
     }
 
     /// The longest finite width, and the largest inset, in points. Every coordinate a layout

@@ -37,10 +37,29 @@ public final class TextEngine: Sendable {
         self.shapeCache = shapeCache
     }
 
+    /// The last line shown of a text whose lines left text out, truncated: the options'
+    /// token (or "…" styled as the text it follows) shaped for the line's paragraph, through
+    /// the token cache, and handed to `Truncation` as data.
+    ///
+    /// - Parameters:
+    ///   - breaker: the breaker that broke the lines; it stopped in the line's paragraph.
+    ///   - fonts: the chain the text was shaped with.
+    /// - Returns: the line, whose token pieces have style indices from `text.runs.count` on,
+    ///   and the token (those indices are its runs').
+    func truncate<Receiver>(_ line: BrokenLine, of text: AttributedText, brokenBy breaker: LineBreaker<Receiver>,
+                            options: LayoutOptions, fonts: FontFallbackChain) -> (line: BrokenLine, token: AttributedText) {
+        let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: Truncation.cutStyle(of: line, in: text))
+        let shaped = shapedToken(tokenText, direction: breaker.level & 1 == 1 ? .rightToLeft : .leftToRight, fonts: fonts)
+        let token = TruncationToken(text: tokenText, shaped: shaped.paragraphs.first, styleOffset: text.runs.count)
+        let cut = Truncation.truncate(line, token: token, graphemes: breaker.graphemes, emptyMetrics: breaker.emptyMetrics,
+                                      options: options, fonts: fonts, units: text.utf16)
+        return (cut, tokenText)
+    }
+
     /// A truncation token shaped for a paragraph direction with a fallback chain (the
     /// text's, usually the engine's own), from the token cache: its pieces are `token`'s,
     /// its text and styles may be those of a token that differs only in what shaping ignores.
-    func shapedToken(_ token: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain) -> ShapedText {
+    private func shapedToken(_ token: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain) -> ShapedText {
         let key = TokenKey(token, direction: direction, fonts: fonts)
         if let shaped = tokens.value(for: key) { return shaped }
         let shaped = ShapedText(text: token, direction: direction, fonts: fonts, cache: shapeCache)
@@ -112,7 +131,7 @@ public final class TextEngine: Sendable {
     }
 
     private func measureWhole(_ text: AttributedText, options: LayoutOptions) -> TextMeasurement {
-        TextMeasurer.measure(text, options: options, engine: self)
+        TextMeasurer.measure(text, options: options, widths: [options.width], engine: self)[0]
     }
 
     /// With a line limit (end truncation, a finite width), a prefix of a long text that holds

@@ -5,8 +5,7 @@ public struct LayoutHighlight: Sendable, Hashable {
     public var highlight: TextHighlight
     /// The highlight belongs to the truncation token (`LayoutOptions.truncationToken`).
     public var isInTruncationToken: Bool
-    /// One rect per visual piece per line, in layout coordinates (empty in a measure-only
-    /// layout).
+    /// One rect per visual piece per line, in layout coordinates.
     public var rects: [Rect]
 
     public init(highlight: TextHighlight, isInTruncationToken: Bool, rects: [Rect]) {

@@ -1,16 +1,13 @@
 // Hit testing: from a point to a character index, and from a range to the rects that show
 // it, through the glyph runs' clusters and directions and the attachments' boxes (as
-// CoreText's CTLineGetStringIndexForPosition and a selection's rects). A layout made with
-// `LayoutOptions.measureOnly` has no glyph runs: every point of a line maps to its start and
-// no range has rects.
+// CoreText's CTLineGetStringIndexForPosition and a selection's rects).
 
 extension TextLayout {
     /// The UTF-16 offset nearest a point, at a grapheme cluster boundary, in layout
     /// coordinates (points): the line by y (the nearest one for a point above, below or
     /// between lines), then the caret position along that line nearest x, in the glyph run
     /// under x (or the nearest one). A point on the truncation token maps to where the text
-    /// was cut; a point on a line with no glyphs (an empty line, a measure-only layout) to
-    /// the line's start.
+    /// was cut; a point on a line with no glyphs (an empty line) to the line's start.
     ///
     /// Half a cluster from its leading edge maps to its start, the other half to its end:
     /// in a right-to-left run the right half gives the start.

@@ -4,7 +4,7 @@ extension TextLayout {
     /// and oblique included), the underline and strikethrough strokes, and the attachments'
     /// boxes. It may reach past `bounds`: stacked marks above the first line, an italic
     /// overhang left of x = 0, a descender below the last line. nil when nothing is inked
-    /// (no text, only spaces) or for a measure-only layout (it has no glyphs).
+    /// (no text, only spaces).
     ///
     /// Computed on each call from HarfBuzz's glyph extents (no rasterizing, no lock), so
     /// measuring and laying out pay nothing for it; keep the value if you need it twice.

@@ -1,34 +1,38 @@
-/// A break unit summed up for the line breaker: pieces up to and including one that allows
-/// a break after it (or to the paragraph's end), their width, the width of their trailing
-/// hanging white space, and, in a shaped text, their metrics.
+/// A break unit, the measured form of a paragraph that line breaking reads: the pieces up to
+/// and including one that allows a break after it (or to the paragraph's end), summed up
+/// once: their width, the width of their trailing hanging white space, the maxima of their
+/// fonts' metrics, and whether hanging white space starts them.
 ///
-/// The breaker places every unit from its summary and reads its pieces only to cut it
-/// (white space hanging at a line's end, an emergency break). A shaped text keeps its
-/// paragraphs' units (`ShapedParagraph.units`), so breaking it again at another width
-/// ("relayout") mostly adds numbers; a streamed paragraph's units are summed as the
-/// breaker gathers them.
+/// Every line break reads units and only units (`LineBreaker.take`): a shaped text keeps
+/// its paragraphs' units (`ShapedParagraph.units`), so breaking it again at another width
+/// ("relayout") adds their numbers; a measured text's units stream from the itemizer
+/// (`LineBreakerFan`). Both come from one producer, `UnitGatherer`. The pieces are read only
+/// to cut a unit (white space hanging at a line's end, an emergency break) and by a
+/// receiver that keeps them.
 struct BreakUnit: Sendable {
+    /// Text offset where it starts.
+    var start: Int32
     /// Indices of its pieces in the array that holds them.
     var first: Int32
     var end: Int32
-    /// Text offset where it starts.
-    var start: Int32
+    /// Hanging white space starts it: when it comes after a full line, that white space
+    /// hangs at the end of the line (`LineBreaker`).
+    var startsWithSpace: Bool
     /// Its pieces' widths summed in order.
     var width: Double
     /// Width of its trailing hanging white space.
     var hang: Double
-    /// The maxima of its pieces' font metrics (natural line heights); nil when not summed,
-    /// and then a receiver that needs them reads the pieces.
-    var metrics: FontMetrics?
+    /// The maxima of its pieces' font metrics (a line's natural height is their maximum).
+    var metrics: FontMetrics
 
     var pieces: Range<Int> { Int(first)..<Int(end) }
 
-    /// Sums up a unit's pieces, `pieces[range]` (read in place: a slice of the array would
-    /// retain it).
+    /// Sums up the pieces `pieces[range]` (read in place: a slice of the array would retain
+    /// it), whose metrics are `metrics`.
     ///
     /// - Precondition: `range` is not empty.
     @inline(__always)
-    init(_ pieces: [ShapedPiece], _ range: Range<Int>) {
+    init(_ pieces: [ShapedPiece], _ range: Range<Int>, metrics: FontMetrics) {
         first = Int32(range.lowerBound)
         end = Int32(range.upperBound)
         start = pieces[range.lowerBound].start
@@ -36,19 +40,71 @@ struct BreakUnit: Sendable {
         for index in range { width += pieces[index].width }  // by index: no piece is copied
         self.width = width
         hang = LineCuts.trailingHang(pieces, range)
-    }
-
-    /// Sums up a unit of all of `pieces`.
-    @inline(__always)
-    init(_ pieces: [ShapedPiece]) {
-        self.init(pieces, pieces.indices)
-    }
-
-    /// Sums up a unit's pieces, `pieces[range]`, whose metrics are `metrics` (the pieces'
-    /// `LineMetrics`, included as they came).
-    @inline(__always)
-    init(_ pieces: [ShapedPiece], _ range: Range<Int>, metrics: FontMetrics) {
-        self.init(pieces, range)
+        startsWithSpace = pieces[range.lowerBound].startsWithHangingSpace
         self.metrics = metrics
+    }
+
+    /// Sums up a unit of all of `pieces` (a part cut from a unit), their metrics found in
+    /// `fonts`, the chain they were shaped with.
+    init(cut pieces: [ShapedPiece], fonts: FontFallbackChain) {
+        var metrics = LineMetrics()
+        for piece in pieces { metrics.include(piece, in: fonts) }
+        self.init(pieces, pieces.indices, metrics: metrics.endLine(empty: .none))
+    }
+}
+
+/// The one producer of break units: takes a paragraph's pieces one by one, in logical order,
+/// and sums up each unit as its last piece comes (`ShapedPiece.breakAfter`). The pieces it
+/// holds are the unit's and, until `dropPieces()`, those of the units before it.
+struct UnitGatherer {
+    /// The chain the pieces are shaped with (for their units' metrics).
+    let fonts: FontFallbackChain
+    private(set) var pieces: [ShapedPiece] = []
+    /// Where the unit being gathered starts in `pieces`.
+    private var unitStart = 0
+    private var metrics = LineMetrics()
+
+    init(fonts: FontFallbackChain) {
+        self.fonts = fonts
+    }
+
+    mutating func reserve(_ count: Int) {
+        pieces.reserveCapacity(count)
+    }
+
+    /// Takes the next piece. Returns true when it ends a unit (`unit()` sums it up).
+    @inline(__always)
+    mutating func add(_ piece: consuming ShapedPiece) -> Bool {
+        let breakAfter = piece.breakAfter
+        metrics.include(piece, in: fonts)
+        pieces.append(piece)
+        return breakAfter
+    }
+
+    /// Whether pieces past the last unit wait to be summed (the paragraph's last unit, which
+    /// ends with it rather than at a break opportunity).
+    var hasOpenUnit: Bool { unitStart < pieces.count }
+
+    /// Sums up the unit gathered; the next one starts.
+    @inline(__always)
+    mutating func unit() -> BreakUnit {
+        let unit = BreakUnit(pieces, unitStart..<pieces.count, metrics: metrics.endLine(empty: .none))
+        unitStart = pieces.count
+        return unit
+    }
+
+    /// Lets go of the pieces of the units summed up (a stream, whose breakers keep copies of
+    /// what they need), now and then: freeing them one unit at a time costs more.
+    @inline(__always)
+    mutating func dropPieces() {
+        guard pieces.count >= 256 else { return }
+        pieces.removeAll(keepingCapacity: true)
+        unitStart = 0
+    }
+
+    /// Starts over for the next paragraph, keeping the buffer.
+    mutating func reset() {
+        pieces.removeAll(keepingCapacity: true)
+        unitStart = 0
     }
 }

@@ -1,5 +1,5 @@
-/// How a line ends, as the breaker hands it to its receiver (the pieces came before, one
-/// by one, through `LineReceiver.place`).
+/// How a line ends, as the breaker hands it to its receiver (its pieces came before
+/// through `LineReceiver.place`).
 struct LineEnd: Sendable {
     /// UTF-16 range of the text the line holds (with the paragraph terminator on the
     /// paragraph's last line).
@@ -9,27 +9,26 @@ struct LineEnd: Sendable {
     var width: Double
     /// Width of the trailing hanging white space.
     var hang: Double
+    /// Its natural metrics: the maxima over its units' (its paragraph's empty-line metrics
+    /// for a line with none).
+    var metrics: FontMetrics
     var isParagraphEnd: Bool
 }
 
 /// What the line breaker hands its lines to. The layout's receiver keeps every line's
-/// pieces (`LineCollector`); the measuring one keeps line starts and metrics
+/// pieces (`LineCollector`); the measuring one keeps line starts and stacks the lines
 /// (`LineMeasurer`). Both stop the breaker once they have the lines they show.
 protocol LineReceiver {
-    /// Takes the next piece of the line being filled, in logical order.
-    mutating func place(_ piece: ShapedPiece)
-    /// Takes the next break unit of the line being filled, or a part of one: its summary,
-    /// and its pieces as `pieces[unit.pieces]`.
-    mutating func place(_ unit: BreakUnit, of pieces: [ShapedPiece])
+    /// Takes the next pieces of the line being filled, `pieces[range]`, in logical order.
+    mutating func place(_ range: Range<Int>, of pieces: [ShapedPiece])
     /// The line being filled ends. Returns false when no more lines are wanted.
     mutating func endLine(_ line: LineEnd) -> Bool
 }
 
 /// The one line breaker: greedy filling over the break opportunities of UAX #14, fed a
-/// paragraph's break units (a shaped text's, summed once: `take(_:of:)`) or its pieces one
-/// by one (streamed from the itemizer as they are shaped: `take(_:)`, which gathers them
-/// into units), handing each line to a receiver as soon as it is known how the line ends.
-/// A unit is placed from its summary (`BreakUnit`); its pieces are read only to cut it.
+/// paragraph's break units (`BreakUnit`: a shaped text's, summed once, or a stream's, as
+/// the itemizer shapes them), handing each line to a receiver as soon as it is known how
+/// the line ends. A unit is placed from its numbers; its pieces are read only to cut it.
 ///
 /// Every breaking rule lives here:
 /// - a unit (the pieces up to and including one that allows a break after it) goes on the
@@ -39,6 +38,7 @@ protocol LineReceiver {
 ///   the unit is all white space, so does white space that starts the units after it;
 /// - a unit that does not fit on an empty line is cut at the last grapheme boundary that
 ///   fits (an emergency break), at least one grapheme cluster a line;
+/// - a line's natural metrics are the maxima over its units';
 /// - a line is handed over (`LineEnd`) once what follows it is known, so the paragraph's
 ///   last line, with the terminator, is marked as the paragraph's end.
 ///
@@ -47,6 +47,8 @@ protocol LineReceiver {
 struct LineBreaker<Receiver: LineReceiver> {
     var receiver: Receiver
     private let limit: Double
+    /// The chain the pieces are shaped with (the metrics of a unit cut in parts).
+    private let fonts: FontFallbackChain
     /// The receiver wants no more lines.
     private(set) var isStopped = false
     /// The last line ended its paragraph.
@@ -54,9 +56,11 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// Width of the widest line so far (without its hanging white space).
     private(set) var widestLine = 0.0
 
-    // The paragraph being broken.
+    // The paragraph being broken (the last one begun once the breaker stops).
     private(set) var level: UInt8 = 0
     private(set) var graphemes = GraphemeBoundaries(everyUnitOf: 0)
+    /// Natural metrics of a line with no pieces.
+    private(set) var emptyMetrics = FontMetrics.none
     private var contentStart: Int32 = 0
     private var paragraphEnd: Int32 = 0
     private var paragraphHasLines = false
@@ -64,71 +68,73 @@ struct LineBreaker<Receiver: LineReceiver> {
     private var paragraphsBegun = 0
 
     // The line being filled: where it starts (-1 while it is empty), the sum of its units'
-    // widths (each unit summed on its own), and its width without its trailing hanging white space.
+    // widths (each unit summed on its own), its width without its trailing hanging white
+    // space, and its metrics.
     private var lineStart: Int32 = -1
     private var lineWidth = 0.0
     private var visible = 0.0
+    private var metrics = LineMetrics()
     /// The line is full: it ends at `lineEnd` once what follows is known, and white space
     /// that starts the next units hangs on it (their width summed in `hangingWidth`).
     private var isClosing = false
     private var lineEnd: Int32 = 0
     private var hangingWidth = 0.0
 
-    /// The pieces of the unit being gathered (pieces that come one by one).
-    private var gathered: [ShapedPiece] = []
-
-    /// - Parameter maxWidth: the widest a line may be, in points (infinity: no limit).
-    init(maxWidth: Double, receiver: consuming Receiver) {
+    /// - Parameters:
+    ///   - maxWidth: the widest a line may be, in points (infinity: no limit).
+    ///   - fonts: the chain the pieces are shaped with.
+    init(maxWidth: Double, fonts: FontFallbackChain, receiver: consuming Receiver) {
         limit = maxWidth + LineCuts.epsilon
+        self.fonts = fonts
         self.receiver = receiver
     }
 
-    /// Starts a paragraph whose pieces follow through `take` (none once the breaker is stopped).
+    /// Starts a paragraph whose units follow through `take` (none once the breaker is stopped).
     ///
     /// - Parameters:
     ///   - level: the paragraph's resolved embedding level.
     ///   - graphemes: the paragraph's grapheme boundaries (text offsets), where a unit may be
     ///     cut when it does not fit a line alone.
-    mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries) {
+    ///   - emptyMetrics: the natural metrics of a line with no pieces.
+    mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries, emptyMetrics: FontMetrics) {
         guard !isStopped else { return }
         paragraphsBegun += 1
         self.level = level
         self.graphemes = graphemes
+        self.emptyMetrics = emptyMetrics
         contentStart = Int32(paragraph.content.lowerBound)
         paragraphEnd = Int32(paragraph.end)
         paragraphHasLines = false
     }
 
-    /// Takes the paragraph's next piece in logical order. Returns false once the receiver
-    /// wants no more lines.
-    @inline(__always)
-    mutating func take(_ piece: consuming ShapedPiece) -> Bool {
-        // Most units are one piece that fits: placed without being gathered.
-        if gathered.isEmpty, piece.breakAfter, !isClosing, fits(width: piece.width, hang: piece.hang, start: piece.start) {
-            receiver.place(piece)
-            return true
-        }
-        // Room for most units at once: growing one piece at a time would copy them.
-        if gathered.capacity == 0 { gathered.reserveCapacity(8) }
-        let breakAfter = piece.breakAfter
-        gathered.append(piece)
-        if breakAfter { placeGathered() }
-        return !isStopped
-    }
-
-    /// Takes the paragraph's next break unit, `pieces[unit.pieces]`, in logical order.
-    /// Returns false once the receiver wants no more lines.
+    /// Takes the paragraph's next break unit, `pieces[unit.pieces]`, in logical order, and
+    /// places it: on the line, after it (the line ends), or cut over lines. Returns false
+    /// once the receiver wants no more lines.
     ///
     /// - Precondition: the paragraph's units before it came through here too.
     @inline(__always)
     mutating func take(_ unit: BreakUnit, of pieces: [ShapedPiece]) -> Bool {
-        place(unit, pieces)
+        guard !isStopped else { return false }
+        if !isClosing, fits(unit) {
+            receiver.place(unit.pieces, of: pieces)
+        } else {
+            placeAfterLine(unit, pieces)
+        }
         return !isStopped
+    }
+
+    /// Takes the paragraph's units, `units`, over `pieces`, until the receiver wants no more
+    /// lines (a shaped paragraph's, summed once: relayout adds their numbers).
+    mutating func take(_ units: [BreakUnit], of pieces: [ShapedPiece]) {
+        units.withUnsafeBufferPointer { units in
+            for index in units.indices {
+                guard take(units[index], of: pieces) else { return }
+            }
+        }
     }
 
     /// Ends the paragraph: its last line (an empty one for a paragraph with no text).
     mutating func endParagraph() {
-        if !gathered.isEmpty { placeGathered() }
         guard !isStopped, lineStart >= 0 || !paragraphHasLines else { return }
         if lineStart < 0 { lineStart = contentStart }  // a paragraph with no text: one empty line
         endLine(at: paragraphEnd, isParagraphEnd: true)
@@ -143,23 +149,6 @@ struct LineBreaker<Receiver: LineReceiver> {
         return options.maxLines == 1 && options.truncation != .end && widestLine > options.contentWidth + LineCuts.epsilon
     }
 
-    private mutating func placeGathered() {
-        place(BreakUnit(gathered), gathered)
-        gathered.removeAll(keepingCapacity: true)  // the copy placed is gone: the buffer is kept
-    }
-
-    /// Places a whole unit, `pieces[unit.pieces]`: on the line, after it (the line ends), or
-    /// cut over lines.
-    @inline(__always)
-    private mutating func place(_ unit: BreakUnit, _ pieces: [ShapedPiece]) {
-        guard !isStopped else { return }
-        if !isClosing, fits(width: unit.width, hang: unit.hang, start: unit.start) {
-            receiver.place(unit, of: pieces)
-        } else {
-            placeAfterLine(unit, pieces)
-        }
-    }
-
     /// Places a unit that does not fit on the line being filled, or comes when the line
     /// is full: the line ends before it (white space that starts it hangs there), and it
     /// goes on the next line, cut over lines when it does not fit one.
@@ -170,17 +159,17 @@ struct LineBreaker<Receiver: LineReceiver> {
         var ownsPieces = false
         while !isStopped {
             if isClosing {
-                if let rest = hangLeadingWhiteSpace(of: pieces[unit.pieces]) {
+                if unit.startsWithSpace, let rest = hangLeadingWhiteSpace(of: pieces[unit.pieces]) {
                     if rest.isEmpty { return }  // all white space: the line waits for what follows
                     pieces = rest
-                    unit = BreakUnit(pieces)
+                    unit = BreakUnit(cut: pieces, fonts: fonts)
                     ownsPieces = true
                 }
                 endLine(at: lineEnd, isParagraphEnd: false)
                 continue
             }
-            if fits(width: unit.width, hang: unit.hang, start: unit.start) {
-                receiver.place(unit, of: pieces)
+            if fits(unit) {
+                receiver.place(unit.pieces, of: pieces)
                 return
             }
             if lineStart >= 0 {
@@ -199,20 +188,16 @@ struct LineBreaker<Receiver: LineReceiver> {
         }
     }
 
-    /// Takes a unit (pieces up to a break opportunity) onto the line when it fits there
-    /// without its trailing hanging white space; its pieces go to the receiver after.
-    ///
-    /// - Parameters:
-    ///   - width: the unit's width, its pieces' widths summed in order.
-    ///   - hang: the width of its trailing hanging white space (`LineCuts.trailingHang`).
-    ///   - start: the text offset where it starts.
+    /// Takes a unit onto the line when it fits there without its trailing hanging white
+    /// space (its pieces go to the receiver after).
     @inline(__always)
-    private mutating func fits(width: Double, hang: Double, start: Int32) -> Bool {
-        let candidate = lineWidth + width - hang
+    private mutating func fits(_ unit: BreakUnit) -> Bool {
+        let candidate = lineWidth + unit.width - unit.hang
         guard candidate <= limit else { return false }
-        if lineStart < 0 { lineStart = start }
-        lineWidth += width
+        if lineStart < 0 { lineStart = unit.start }
+        lineWidth += unit.width
         visible = candidate
+        metrics.include(unit.metrics)
         return true
     }
 
@@ -230,10 +215,10 @@ struct LineBreaker<Receiver: LineReceiver> {
         let end = LineCuts.endOfWhiteSpace(pieces, from: start, graphemes: graphemes)
         guard end > start else { return nil }
         let (spaces, rest) = LineCuts.split(pieces, at: end)
-        for piece in spaces {
-            hangingWidth += piece.width
-            receiver.place(piece)
-        }
+        let hung = BreakUnit(cut: spaces, fonts: fonts)
+        hangingWidth += hung.width
+        metrics.include(hung.metrics)
+        receiver.place(hung.pieces, of: spaces)
         lineEnd = end
         return rest
     }
@@ -251,29 +236,38 @@ struct LineBreaker<Receiver: LineReceiver> {
             head.append(first)
             pieces[k] = second
         }
-        let placed = BreakUnit(head)
+        let placed = BreakUnit(cut: head, fonts: fonts)
         lineStart = placed.start
-        receiver.place(placed, of: head)
+        receiver.place(placed.pieces, of: head)
         lineWidth = placed.width
         visible = placed.width - placed.hang
+        metrics.include(placed.metrics)
         close(at: cut)
         // When the whole unit went on the line, white space that starts the units after it
         // hangs here too (a BA space such as U+3000 after " "): the line stays closing.
         guard k < Int(unit.end) else { return false }
         endLine(at: cut, isParagraphEnd: false)
         // The rest ends where the unit ends, so its trailing hanging white space is the
-        // unit's; its width is found without summing it again.
+        // unit's; its width is found without summing it again, and its metrics read its
+        // pieces once it goes on a line whole (per line, they would take quadratic time).
         unit.first = Int32(k)
         unit.start = pieces[k].start
         unit.width -= placed.width
-        unit.metrics = nil
+        unit.startsWithSpace = pieces[k].startsWithHangingSpace
         assert(unit.hang == LineCuts.trailingHang(pieces, unit.pieces))
+        if fits(rest: unit) { unit.metrics = BreakUnit(cut: Array(pieces[unit.pieces]), fonts: fonts).metrics }
         return true
+    }
+
+    /// Whether the rest of a unit cut by an emergency break fits an empty line whole.
+    private func fits(rest unit: BreakUnit) -> Bool {
+        unit.width - unit.hang <= limit
     }
 
     private mutating func endLine(at end: Int32, isParagraphEnd: Bool) {
         let total = isClosing ? lineWidth + hangingWidth : lineWidth
-        let line = LineEnd(start: lineStart, end: end, width: visible, hang: total - visible, isParagraphEnd: isParagraphEnd)
+        let line = LineEnd(start: lineStart, end: end, width: visible, hang: total - visible,
+                           metrics: metrics.endLine(empty: emptyMetrics), isParagraphEnd: isParagraphEnd)
         paragraphHasLines = true
         endedParagraph = isParagraphEnd
         widestLine = max(widestLine, visible)

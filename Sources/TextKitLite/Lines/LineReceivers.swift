@@ -11,6 +11,8 @@ struct BrokenLine: Sendable {
     var width: Double
     /// Width of the trailing hanging spaces.
     var hang: Double
+    /// Natural metrics: the maxima over its pieces' fonts.
+    var metrics: FontMetrics
     /// The line holds a truncation token (its pieces have style indices past the text's).
     var isTruncated = false
 
@@ -22,93 +24,68 @@ struct BrokenLine: Sendable {
         isParagraphEnd = line.isParagraphEnd
         width = line.width
         hang = line.hang
+        metrics = line.metrics
     }
 }
 
 /// The layout's receiver: keeps every line with its pieces, up to `maxLines`.
 struct LineCollector: LineReceiver {
     let maxLines: Int
-    /// The paragraph being broken (its index in the text).
-    var paragraph = 0
     private(set) var lines: [BrokenLine] = []
     private var pieces: [ShapedPiece] = []
+    /// The paragraph being broken (its index in the text): every paragraph's last line
+    /// ends it.
+    private var paragraph = 0
 
     init(maxLines: Int) {
         self.maxLines = maxLines
     }
 
-    mutating func place(_ piece: ShapedPiece) {
-        pieces.append(piece)
-    }
-
-    mutating func place(_ unit: BreakUnit, of pieces: [ShapedPiece]) {
+    mutating func place(_ range: Range<Int>, of pieces: [ShapedPiece]) {
         // One by one: most units are one piece, for which appending a slice costs more.
-        for index in unit.pieces { self.pieces.append(pieces[index]) }
+        for index in range { self.pieces.append(pieces[index]) }
     }
 
     mutating func endLine(_ line: LineEnd) -> Bool {
         lines.append(BrokenLine(pieces: pieces, end: line, paragraph: paragraph))
         pieces = []  // the line keeps the array; the next one starts its own
+        if line.isParagraphEnd { paragraph += 1 }
         return lines.count < maxLines
     }
 }
 
-/// The measuring receiver: keeps where each line starts and stacks the line boxes (with
-/// natural heights, each line's metrics are the maxima over its pieces' fonts), up to
+/// The measuring receiver: keeps where each line starts and stacks the line boxes, up to
 /// `maxLines`; and the last line's pieces when truncating it could change its start or its
 /// height (`keepsLastLine`).
 struct LineMeasurer: LineReceiver {
     let maxLines: Int
-    /// The text's fallback chain, for natural metrics (nil: line heights are uniform).
-    let naturalFonts: FontFallbackChain?
     let keepsLastLine: Bool
-    /// Metrics of a line with no pieces in the paragraph being broken, with natural heights.
-    var emptyLineMetrics = FontMetrics.none
 
     private(set) var lineStarts: [Int] = []
     /// The last line ended, and its pieces when `keepsLastLine`.
     private(set) var lastLine: LineEnd?
     private(set) var lastPieces: [ShapedPiece] = []
 
-    /// The lines before the last one, stacked; the last one's metrics wait in `lastMetrics`,
-    /// as truncating it may change them.
+    /// The lines before the last one, stacked; the last one waits in `lastLine`, as
+    /// truncating it may change its metrics.
     private var stack: LineStack
-    private var lastMetrics = FontMetrics.none
-    private var metrics = LineMetrics()
 
-    init(maxLines: Int, naturalFonts: FontFallbackChain?, keepsLastLine: Bool, stack: LineStack) {
+    init(maxLines: Int, keepsLastLine: Bool, stack: LineStack) {
         self.maxLines = maxLines
-        self.naturalFonts = naturalFonts
         self.keepsLastLine = keepsLastLine
         self.stack = stack
         lineStarts.reserveCapacity(min(maxLines, 8))
     }
 
     @inline(__always)
-    mutating func place(_ piece: ShapedPiece) {
-        if let naturalFonts { metrics.include(piece, in: naturalFonts) }
+    mutating func place(_ range: Range<Int>, of pieces: [ShapedPiece]) {
         // Only the last line shown can be truncated: only its pieces are kept.
-        if keepsLastLine, lineStarts.count == maxLines - 1 { lastPieces.append(piece) }
-    }
-
-    @inline(__always)
-    mutating func place(_ unit: BreakUnit, of pieces: [ShapedPiece]) {
-        if let naturalFonts {
-            if let unitMetrics = unit.metrics {
-                metrics.include(unitMetrics)
-            } else {
-                for index in unit.pieces { metrics.include(pieces[index], in: naturalFonts) }
-            }
-        }
-        if keepsLastLine, lineStarts.count == maxLines - 1 { lastPieces.append(contentsOf: pieces[unit.pieces]) }
+        if keepsLastLine, lineStarts.count == maxLines - 1 { lastPieces.append(contentsOf: pieces[range]) }
     }
 
     mutating func endLine(_ line: LineEnd) -> Bool {
-        if lastLine != nil { _ = stack.add(natural: lastMetrics) }
+        if let lastLine { _ = stack.add(natural: lastLine.metrics) }
         lineStarts.append(Int(line.start))
-        if naturalFonts != nil {
-            lastMetrics = metrics.endLine(empty: emptyLineMetrics)
-        }
         lastLine = line
         return lineStarts.count < maxLines
     }
@@ -116,22 +93,20 @@ struct LineMeasurer: LineReceiver {
     /// The last line was truncated to `line`: its start and metrics follow.
     mutating func replaceLastLine(with line: BrokenLine) {
         lineStarts[lineStarts.count - 1] = Int(line.start)
-        guard let naturalFonts else { return }
-        for piece in line.pieces { metrics.include(piece, in: naturalFonts) }
-        lastMetrics = metrics.endLine(empty: emptyLineMetrics)
+        lastLine?.metrics = line.metrics
     }
 
     /// Height of the whole box: the lines and the insets.
     var height: Double {
         var stack = stack
-        if lastLine != nil { _ = stack.add(natural: lastMetrics) }
+        if let lastLine { _ = stack.add(natural: lastLine.metrics) }
         return stack.height
     }
 }
 
-/// The natural metrics of a line: the maxima over the fonts of its pieces. Kept from line
-/// to line (`endLine`), it remembers the last chain font's metrics: a text's pieces mostly
-/// share one font and size.
+/// The natural metrics of a line or a break unit: the maxima over the fonts of its pieces
+/// (or over its units' metrics). Kept from unit to unit (`endLine`), it remembers the last
+/// chain font's metrics: a text's pieces mostly share one font and size.
 struct LineMetrics {
     private var value = FontMetrics.none
     private var isEmpty = true
@@ -158,8 +133,8 @@ struct LineMetrics {
         value.include(metrics)
     }
 
-    /// The line's metrics, `empty` for a line with no pieces (its paragraph's empty-line
-    /// metrics); the next line starts.
+    /// The metrics summed, `empty` when nothing was included (a line with no pieces: its
+    /// paragraph's empty-line metrics); the next line or unit starts.
     mutating func endLine(empty: FontMetrics) -> FontMetrics {
         defer { (value, isEmpty) = (.none, true) }
         return isEmpty ? empty : value

@@ -1,37 +1,56 @@
-/// Cutting text that does not fit in `maxLines` and placing the truncation token
-/// (as YYText's truncation token and Pango's ellipsization do).
-///
-/// Token pieces come shaped at the truncated paragraph's level, so the token runs in the
-/// paragraph's direction.
-enum Truncation {
-    /// The last line shown, cut to make room for the options' truncation token (or "…"
-    /// styled as the text it follows), at its end, or for a single line at its start or middle.
-    ///
-    /// - Parameters:
-    ///   - level, graphemes: of the line's paragraph.
-    ///   - fonts: the chain the text was shaped with (a piece's font may be an index into it).
-    /// - Returns: the line, whose token pieces have style indices from `text.runs.count` on,
-    ///   and the token (those indices are its runs').
-    static func truncate(_ line: BrokenLine, text: AttributedText, level: UInt8, graphemes: GraphemeBoundaries,
-                         options: LayoutOptions, fonts: FontFallbackChain, engine: TextEngine) -> (line: BrokenLine, token: AttributedText) {
-        // The default token looks like the text it follows (without its highlights).
-        let cutStyle = line.pieces.last.map { text.runs[Int($0.style)].style } ?? text.style(at: Int(line.start))
-        let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: cutStyle)
-        let tokenShaped = engine.shapedToken(tokenText, direction: level & 1 == 1 ? .rightToLeft : .leftToRight, fonts: fonts)
-        let offset = Int32(text.runs.count)
-        let token = tokenShaped.paragraphs.first?.pieces.map { piece -> ShapedPiece in
+/// A truncation token shaped for the paragraph it ends: its text, and its pieces, whose
+/// style indices come after the truncated text's (`Truncation.truncate`).
+struct TruncationToken {
+    var text: AttributedText
+    var pieces: [ShapedPiece]
+    var width: Double
+
+    /// A token of `text` whose shaped paragraph is `shaped`, its style indices moved past
+    /// the `styleOffset` styles of the text it truncates.
+    init(text: AttributedText, shaped: ShapedParagraph?, styleOffset: Int) {
+        self.text = text
+        pieces = shaped?.pieces.map { piece -> ShapedPiece in
             var piece = piece
-            piece.style += offset
+            piece.style += Int32(styleOffset)
             piece.breakAfter = false
             return piece
         } ?? []
+        width = pieces.reduce(0) { $0 + $1.width }
+    }
+}
+
+/// Cutting text that does not fit in `maxLines` and placing the truncation token
+/// (as YYText's truncation token and Pango's ellipsization do).
+///
+/// The token comes shaped at the truncated paragraph's level, so it runs in the
+/// paragraph's direction; the layout stage shapes it (`TextEngine.truncate`).
+enum Truncation {
+    /// The style of the default token ("…"), which looks like the text it follows (without
+    /// its highlights): the style of the line's last piece.
+    static func cutStyle(of line: BrokenLine, in text: AttributedText) -> TextStyle {
+        line.pieces.last.map { text.runs[Int($0.style)].style } ?? text.style(at: Int(line.start))
+    }
+
+    /// The last line shown, cut to make room for `token`, at its end, or for a single line
+    /// at its start or middle.
+    ///
+    /// - Parameters:
+    ///   - graphemes, emptyMetrics: of the line's paragraph.
+    ///   - fonts: the chain the text and token were shaped with (a piece's font may be an
+    ///     index into it).
+    ///   - units: the text's UTF-16 units.
+    static func truncate(_ line: BrokenLine, token: TruncationToken, graphemes: GraphemeBoundaries, emptyMetrics: FontMetrics,
+                         options: LayoutOptions, fonts: FontFallbackChain, units: [UInt16]) -> BrokenLine {
         let width = options.contentWidth
-        let truncated = switch placement(options) {
-        case .start: start(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
-        case .middle: middle(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
-        case .end: end(line, token: token, maxWidth: width, graphemes: graphemes, units: text.utf16)
+        var truncated = switch placement(options) {
+        case .start: start(line, token: token, maxWidth: width, graphemes: graphemes, units: units)
+        case .middle: middle(line, token: token, maxWidth: width, graphemes: graphemes, units: units)
+        case .end: end(line, token: token, maxWidth: width, graphemes: graphemes, units: units)
         }
-        return (truncated, tokenText)
+        var metrics = LineMetrics()
+        for piece in truncated.pieces { metrics.include(piece, in: fonts) }
+        truncated.metrics = metrics.endLine(empty: emptyMetrics)
+        return truncated
     }
 
     /// Where the token goes: start and middle truncation apply to a single line only.
@@ -41,42 +60,39 @@ enum Truncation {
 
     /// End truncation: keeps as much of `line` as fits before the token, never leaving a
     /// trailing space or punctuation (",", "、", an opening bracket) right before it.
-    static func end(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: GraphemeBoundaries,
+    static func end(_ line: BrokenLine, token: TruncationToken, maxWidth: Double, graphemes: GraphemeBoundaries,
                     units: [UInt16]) -> BrokenLine {
-        let tokenWidth = token.reduce(0) { $0 + $1.width }
-        let available = maxWidth - tokenWidth + LineCuts.epsilon
+        let available = maxWidth - token.width + LineCuts.epsilon
         let points = LineCuts.cutPoints(line.pieces, graphemes: graphemes, limit: available, start: line.start)
         var chosen = 0
         for (i, point) in points.enumerated() where point.width <= available { chosen = i }
         while chosen > 0, isTrimmed(before: points[chosen].offset, units: units) { chosen -= 1 }
         var kept = LineCuts.split(line.pieces, at: points[chosen].offset, tail: false).head
-        kept += token
+        kept += token.pieces
         return finish(line, pieces: kept, range: line.start..<points[chosen].offset)
     }
 
     /// Start truncation of a single line: the token, then as much of the paragraph's end
     /// as fits (without leading spaces).
-    static func start(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: GraphemeBoundaries,
+    static func start(_ line: BrokenLine, token: TruncationToken, maxWidth: Double, graphemes: GraphemeBoundaries,
                       units: [UInt16]) -> BrokenLine {
-        let tokenWidth = token.reduce(0) { $0 + $1.width }
         let points = LineCuts.cutPoints(line.pieces, graphemes: graphemes, start: line.start)
         let total = points.last!.width - LineCuts.trailingHang(line.pieces)
         var chosen = points.count - 1
-        for i in stride(from: points.count - 1, through: 0, by: -1) where total - points[i].width + tokenWidth <= maxWidth + LineCuts.epsilon {
+        for i in stride(from: points.count - 1, through: 0, by: -1) where total - points[i].width + token.width <= maxWidth + LineCuts.epsilon {
             chosen = i
         }
         while chosen < points.count - 1, isSpace(at: points[chosen].offset, units: units) { chosen += 1 }
         let kept = LineCuts.split(line.pieces, at: points[chosen].offset, head: false).tail
-        return finish(line, pieces: token + kept, range: points[chosen].offset..<line.end)
+        return finish(line, pieces: token.pieces + kept, range: points[chosen].offset..<line.end)
     }
 
     /// Middle truncation of a single line: the paragraph's start, the token, its end.
-    static func middle(_ line: BrokenLine, token: [ShapedPiece], maxWidth: Double, graphemes: GraphemeBoundaries,
+    static func middle(_ line: BrokenLine, token: TruncationToken, maxWidth: Double, graphemes: GraphemeBoundaries,
                        units: [UInt16]) -> BrokenLine {
-        let tokenWidth = token.reduce(0) { $0 + $1.width }
         let points = LineCuts.cutPoints(line.pieces, graphemes: graphemes, start: line.start)
         let total = points.last!.width - LineCuts.trailingHang(line.pieces)
-        let available = maxWidth - tokenWidth + LineCuts.epsilon
+        let available = maxWidth - token.width + LineCuts.epsilon
         var head = 0
         for (i, point) in points.enumerated() where point.width <= available / 2 { head = i }
         var tail = points.count - 1
@@ -87,7 +103,7 @@ enum Truncation {
         while tail < points.count - 1, isSpace(at: points[tail].offset, units: units) { tail += 1 }
         let first = LineCuts.split(line.pieces, at: points[head].offset, tail: false).head
         let last = LineCuts.split(line.pieces, at: points[tail].offset, head: false).tail
-        return finish(line, pieces: first + token + last, range: line.start..<line.end)
+        return finish(line, pieces: first + token.pieces + last, range: line.start..<line.end)
     }
 
     private static func finish(_ line: BrokenLine, pieces: [ShapedPiece], range: Range<Int32>) -> BrokenLine {

@@ -331,8 +331,6 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotEncode(path: String, reason: String)
     /// The data is not a binary PGM (P5) image.
     case invalidPGM(String)
-    /// The layout was made with `LayoutOptions.measureOnly`: it has no glyphs to draw.
-    case measureOnlyLayout
 
     public var description: String {
         switch self {
@@ -345,7 +343,6 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .cannotEncode(let path, let reason): "cannot write \(path): \(reason)"
         case .invalidPGM(let reason): "not a binary PGM image: \(reason)"
-        case .measureOnlyLayout: "a measure-only layout (LayoutOptions.measureOnly) has no glyphs to draw; lay the text out without measureOnly"
         }
     }
 }

@@ -54,18 +54,16 @@ public struct TextRenderer: Sendable {
     /// tells where the layout's origin lies in the bitmap.
     ///
     /// - Parameters:
-    ///   - layout: the text to draw (not a measure-only layout).
+    ///   - layout: the text to draw.
     ///   - options: scale, background, debug overlay, size limit.
     ///   - isCancelled: asked before each line; true stops the render (no bitmap).
     ///   - lineDrawn: called after each line with its index (a test and progress hook).
-    /// - Throws: `RenderError` for invalid options, a bitmap over the size limit or a
-    ///   measure-only layout.
+    /// - Throws: `RenderError` for invalid options or a bitmap over the size limit.
     public func render(
         _ layout: TextLayout, options: RenderOptions = RenderOptions(),
         isCancelled: () -> Bool = { false }, lineDrawn: (Int) -> Void = { _ in }
     ) throws(RenderError) -> RenderOutcome {
         try options.validate()
-        guard !layout.options.measureOnly else { throw .measureOnlyLayout }
         if isCancelled() { return RenderOutcome(bitmap: nil, linesDrawn: 0) }
         let frame = self.frame(of: layout, options: options)
         var bitmap = try Bitmap(width: frame.width, height: frame.height, format: options.format, background: options.background,

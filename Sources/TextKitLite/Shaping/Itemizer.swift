@@ -74,22 +74,23 @@ struct Itemizer {
         stream(paragraph, into: &sink)
         sink.endUnits()
         return ShapedParagraph(range: paragraph, level: sink.level, pieces: sink.pieces, graphemes: sink.graphemes,
-                               emptyMetrics: emptyLineMetrics(paragraph), units: sink.units)
+                               emptyMetrics: sink.emptyMetrics, units: sink.units)
     }
 
     /// The natural metrics of a line of `paragraph` with no pieces (an empty paragraph's, or
     /// a truncated line left with an empty token): its first style's font at its size.
-    func emptyLineMetrics(_ paragraph: ParagraphRange) -> FontMetrics {
+    private func emptyLineMetrics(_ paragraph: ParagraphRange) -> FontMetrics {
         let style = text.runIndex(at: paragraph.content.lowerBound) ?? 0
         let font = preferredFonts.isEmpty ? chain.primary : (preferredFonts[style] ?? chain.primary)
         return font.metrics(size: text.runs[style].style.size)
     }
 
-    /// Itemizes and shapes a paragraph: tells `sink` its level and grapheme boundaries, then
-    /// hands it its pieces in logical order until it asks to stop.
+    /// Itemizes and shapes a paragraph: tells `sink` its level, grapheme boundaries and
+    /// empty-line metrics, then hands it its pieces in logical order until it asks to stop.
     func stream<Sink: PieceSink>(_ paragraph: ParagraphRange, into sink: inout Sink) {
         guard !paragraph.content.isEmpty else {
-            sink.beginParagraph(paragraph, level: paragraphLevel ?? 0, graphemes: GraphemeBoundaries(everyUnitOf: 0))
+            sink.beginParagraph(paragraph, level: paragraphLevel ?? 0, graphemes: GraphemeBoundaries(everyUnitOf: 0),
+                                emptyMetrics: emptyLineMetrics(paragraph))
             return
         }
         text.utf16.withUnsafeBufferPointer { all in
@@ -131,7 +132,8 @@ struct Itemizer {
         let graphemes = UnicodeProperties.graphemeBoundaries(original, everyUnitOwnGrapheme: scan.everyUnitOwnGrapheme)
         let locale = breakLocale(hasHanOrKana: scan.hasHanOrKana, style: text.runs.isEmpty ? nil : text.runs[Int(firstStyle)].style)
         var cutter = WordCutter(breaks: UnicodeProperties.lineBreaks(original, locale: locale), length: length)
-        sink.beginParagraph(paragraph, level: resolvedLevel, graphemes: graphemes.offset(by: Int32(base)))
+        sink.beginParagraph(paragraph, level: resolvedLevel, graphemes: graphemes.offset(by: Int32(base)),
+                            emptyMetrics: emptyLineMetrics(paragraph))
         let items = itemize(original, base: base, levels: levels, resolvedLevel: resolvedLevel, graphemes: graphemes,
                             chineseOrJapanese: locale == "zh" || locale == "ja", cutter: &cutter)
         shape(items, shaping: shaping, base: base, cutter: &cutter, into: &sink)
@@ -379,65 +381,52 @@ struct Itemizer {
 }
 
 /// Where the itemizer hands a paragraph's pieces, one by one in logical order: an array for
-/// a shaped paragraph, the line breaker for a measurement (which stops the stream once its
-/// receiver has the lines it shows).
+/// a shaped paragraph (`PieceArray`), the line breakers for a measurement
+/// (`LineBreakerFan`, which stops the stream once its receivers have the lines they show).
 protocol PieceSink {
-    /// The paragraph starts: its resolved level and grapheme boundaries (text offsets).
-    mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries)
+    /// The paragraph starts: its resolved level, grapheme boundaries (text offsets), and
+    /// the natural metrics of a line of it with no pieces.
+    mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries, emptyMetrics: FontMetrics)
     /// A capacity hint: about this many pieces follow.
     mutating func reserve(_ count: Int)
     /// Takes the next piece. Returns false to stop the stream.
     mutating func take(_ piece: consuming ShapedPiece) -> Bool
 }
 
-extension PieceSink {
-    mutating func reserve(_ count: Int) {}
-}
-
-/// Keeps every piece of a paragraph.
+/// Keeps every piece of a paragraph, and its break units.
 struct PieceArray: PieceSink {
-    /// The chain the pieces are shaped with (for their units' metrics).
-    let fonts: FontFallbackChain
     private(set) var level: UInt8 = 0
     private(set) var graphemes = GraphemeBoundaries(everyUnitOf: 0)
-    private(set) var pieces: [ShapedPiece] = []
+    private(set) var emptyMetrics = FontMetrics.none
+    private var gatherer: UnitGatherer
     /// The pieces gathered into break units, summed up: the last one, which ends with the
     /// paragraph rather than at a break opportunity, once `endUnits()` is called.
     private(set) var units: [BreakUnit] = []
-    private var unitStart = 0
-    private var metrics = LineMetrics()
 
     init(fonts: FontFallbackChain) {
-        self.fonts = fonts
+        gatherer = UnitGatherer(fonts: fonts)
     }
 
-    mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries) {
+    var pieces: [ShapedPiece] { gatherer.pieces }
+
+    mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries, emptyMetrics: FontMetrics) {
         self.level = level
         self.graphemes = graphemes
+        self.emptyMetrics = emptyMetrics
     }
 
     mutating func reserve(_ count: Int) {
-        pieces.reserveCapacity(count)
+        gatherer.reserve(count)
         units.reserveCapacity(count)
     }
 
     mutating func take(_ piece: consuming ShapedPiece) -> Bool {
-        let breakAfter = piece.breakAfter
-        metrics.include(piece, in: fonts)
-        pieces.append(piece)
-        if breakAfter { endUnit() }
+        if gatherer.add(piece) { units.append(gatherer.unit()) }
         return true
     }
 
     /// Sums up the paragraph's last unit.
     mutating func endUnits() {
-        if unitStart < pieces.count { endUnit() }
-    }
-
-    private mutating func endUnit() {
-        units.append(BreakUnit(pieces, unitStart..<pieces.count, metrics: metrics.endLine(empty: .none)))
-        unitStart = pieces.count
+        if gatherer.hasOpenUnit { units.append(gatherer.unit()) }
     }
 }
-
-extension LineBreaker: PieceSink {}

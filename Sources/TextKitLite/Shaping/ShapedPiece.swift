@@ -248,6 +248,10 @@ struct ShapedPiece: Sendable {
         }
     }
 
+    /// Hanging white space starts the piece: when the piece starts a unit that comes after a
+    /// full line, that white space may hang at the line's end.
+    var startsWithHangingSpace: Bool { whiteSpaceRun(containing: start) != nil }
+
     /// The run of hanging white space of the piece's word holding text offset `offset`,
     /// as word offsets (from `wordStart`), if any.
     func whiteSpaceRun(containing offset: Int32) -> Range<Int32>? {

@@ -47,13 +47,17 @@ public struct ShapedText: Sendable {
 }
 
 extension ShapedText {
-    /// Hands paragraph `index` to a breaker: its start, then its break units until the
-    /// breaker stops. Its fields are read in place (copying a paragraph retains its arrays).
-    func feed<Receiver: LineReceiver>(paragraph index: Int, into breaker: inout LineBreaker<Receiver>) {
-        breaker.beginParagraph(paragraphs[index].range, level: paragraphs[index].level, graphemes: paragraphs[index].graphemes)
-        let pieces = paragraphs[index].pieces
-        for unit in paragraphs[index].units.indices {
-            guard breaker.take(paragraphs[index].units[unit], of: pieces) else { break }
+    /// Breaks the text into lines through `breaker`: each paragraph's units, summed when it
+    /// was shaped, until the breaker stops. Nothing is itemized, shaped or summed again.
+    func breakLines<Receiver: LineReceiver>(into breaker: inout LineBreaker<Receiver>) {
+        let paragraphs = storage.paragraphs
+        for index in paragraphs.indices {
+            if breaker.isStopped { break }  // the line limit was reached before this paragraph
+            // Its fields in place: copying a paragraph retains its arrays.
+            breaker.beginParagraph(paragraphs[index].range, level: paragraphs[index].level, graphemes: paragraphs[index].graphemes,
+                                   emptyMetrics: paragraphs[index].emptyMetrics)
+            breaker.take(paragraphs[index].units, of: paragraphs[index].pieces)
+            breaker.endParagraph()
         }
     }
 }
