@@ -41,10 +41,10 @@ enum FeedLabels {
             if parts.first == "zh", parts.contains(where: { ["hant", "tw", "hk", "mo"].contains($0) }) { return "zh-Hant" }
             if let primary = parts.first, table[primary] != nil { return primary }
         }
-        for text in [post.text, post.quote ?? ""] {
-            if let guess = TextStyle.likelyLanguage(of: text) { return table[guess] != nil ? guess : "en" }
+        guard let guess = TextStyle.likelyLanguage(of: post.text) ?? post.quote.flatMap(TextStyle.likelyLanguage(of:)) else {
+            return "en"
         }
-        return "en"
+        return table[guess] != nil ? guess : "en"
     }
 
     /// The footer of a post: each action's word, followed by its count when it is above 0.

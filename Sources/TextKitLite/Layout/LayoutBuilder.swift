@@ -31,7 +31,7 @@ struct LayoutBuilder {
         let fonts = shaped.fonts
         let assembler = LineAssembler(units: shaped.text.utf16, styles: styles, textStyleCount: shaped.styles.count, fonts: fonts,
                                       attachments: shaped.text.attachments, tokenAttachments: tokenAttachments)
-        var stack = LineStack(options: options, primary: fonts.primaryMetrics(for: shaped.text))
+        var stack = LineStack(options: options, primary: shaped.primaryMetrics)
 
         var result: [LayoutLine] = []
         result.reserveCapacity(lines.count)

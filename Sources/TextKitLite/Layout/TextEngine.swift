@@ -131,7 +131,7 @@ public final class TextEngine: Sendable {
     }
 
     private func measureWhole(_ text: AttributedText, options: LayoutOptions) -> TextMeasurement {
-        TextMeasurer.measure(text, options: options, widths: [options.width], engine: self)[0]
+        TextMeasurer.measure(text, options: options, engine: self)
     }
 
     /// With a line limit (end truncation, a finite width), a prefix of a long text that holds

@@ -2,13 +2,42 @@
 /// truncation, without making lines: the breaker's receiver keeps line starts and stacks
 /// the lines (`LineMeasurer`). No lines and no glyph positions are made.
 enum TextMeasurer {
-    /// Measures a text at one or more widths (`options` at each) as it is itemized: the
-    /// itemizer's pieces are summed into break units once and each unit goes to a breaker
-    /// per width (`LineBreakerFan`); no shaped text is made, and the text is itemized no
-    /// further than the widest cut. Each result equals `measure(_:options:engine:)` of the
-    /// shaped text at its width.
+    /// Measures a text as it is itemized: the itemizer's pieces are summed into break units
+    /// and go to the breaker as they come (`LineBreakerFan`); no shaped text is made, and the
+    /// text is itemized no further than the cut. Equals `measure(_:options:engine:)` of the
+    /// shaped text.
+    static func measure(_ text: AttributedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
+        let primary = engine.fonts.primaryMetrics(for: text)
+        var fan = LineBreakerFan(breaker(options: options, fonts: engine.fonts, primary: primary), fonts: engine.fonts)
+        let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
+        return measurement(&fan.first, text: text, paragraphCount: paragraphCount, fonts: engine.fonts, options: options, engine: engine)
+    }
+
+    /// Measures a text at several widths (`options` at each) as it is itemized: each unit
+    /// goes to a breaker per width, and the text is itemized no further than the widest cut.
+    /// Each result equals `measure(_:options:engine:)` at its width.
+    ///
+    /// - Precondition: `widths` is not empty.
     static func measure(_ text: AttributedText, options: LayoutOptions, widths: [Double], engine: TextEngine) -> [TextMeasurement] {
-        var fan = LineBreakerFan(widths.map { breaker(text, options: options.at(width: $0), fonts: engine.fonts) }, fonts: engine.fonts)
+        let primary = engine.fonts.primaryMetrics(for: text)
+        let breakers = widths.map { breaker(options: options.at(width: $0), fonts: engine.fonts, primary: primary) }
+        var fan = LineBreakerFan(breakers[0], others: Array(breakers.dropFirst()), fonts: engine.fonts)
+        let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
+        var results = [measurement(&fan.first, text: text, paragraphCount: paragraphCount, fonts: engine.fonts,
+                                   options: options.at(width: widths[0]), engine: engine)]
+        for index in fan.others.indices {
+            results.append(measurement(&fan.others[index], text: text, paragraphCount: paragraphCount, fonts: engine.fonts,
+                                       options: options.at(width: widths[index + 1]), engine: engine))
+        }
+        return results
+    }
+
+    /// Streams the text's paragraphs from the itemizer into `fan` until its breakers stop.
+    ///
+    /// - Returns: the text's number of paragraphs.
+    @inline(__always)
+    private static func stream(_ text: AttributedText, options: LayoutOptions, engine: TextEngine,
+                               into fan: inout LineBreakerFan<LineMeasurer>) -> Int {
         let itemizer = Itemizer(text: text, direction: options.direction, fonts: engine.fonts, cache: engine.shapeCache)
         let paragraphs = Paragraphs.split(text.utf16)
         for paragraph in paragraphs {
@@ -16,30 +45,28 @@ enum TextMeasurer {
             itemizer.stream(paragraph, into: &fan)
             fan.endParagraph()
         }
-        return fan.map { index, breaker in
-            measurement(&breaker, text: text, paragraphCount: paragraphs.count, fonts: engine.fonts,
-                        options: options.at(width: widths[index]), engine: engine)
-        }
+        return paragraphs.count
     }
 
     /// Measures a shaped text at the options' width: its units go through the breaker again,
     /// with no itemizing, shaping or ICU ("shape once, break many").
     static func measure(_ shaped: ShapedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
-        var breaker = self.breaker(shaped.text, options: options, fonts: shaped.fonts)
+        var breaker = self.breaker(options: options, fonts: shaped.fonts, primary: shaped.primaryMetrics)
         shaped.breakLines(into: &breaker)
         return measurement(&breaker, text: shaped.text, paragraphCount: shaped.paragraphs.count, fonts: shaped.fonts,
                            options: options, engine: engine)
     }
 
-    /// A new breaker at the options' width whose receiver measures.
+    /// A new breaker at the options' width whose receiver measures; `primary`: the primary
+    /// font's metrics at the text's base size.
     @inline(__always)
-    private static func breaker(_ text: AttributedText, options: LayoutOptions, fonts: FontFallbackChain) -> LineBreaker<LineMeasurer> {
+    private static func breaker(options: LayoutOptions, fonts: FontFallbackChain, primary: FontMetrics) -> LineBreaker<LineMeasurer> {
         // Truncation changes the last line's start (start truncation) or, with natural
         // heights, its metrics (the token's fonts): then the line's pieces are kept.
         LineBreaker(maxWidth: options.breakWidth, fonts: fonts, receiver: LineMeasurer(
             maxLines: options.lineLimit,
             keepsLastLine: options.maxLines > 0 && (options.lineHeightMode == .natural || options.truncation != .end),
-            stack: LineStack(options: options, primary: fonts.primaryMetrics(for: text))))
+            stack: LineStack(options: options, primary: primary)))
     }
 
     /// The measurement of a text whose paragraphs went through `breaker`: its last line

@@ -1,7 +1,8 @@
 /// A break unit, the measured form of a paragraph that line breaking reads: the pieces up to
 /// and including one that allows a break after it (or to the paragraph's end), summed up
 /// once: their width, the width of their trailing hanging white space, the maxima of their
-/// fonts' metrics, and whether hanging white space starts them.
+/// fonts' metrics (by index into a table: a paragraph has few), and whether hanging white
+/// space starts them.
 ///
 /// Every line break reads units and only units (`LineBreaker.take`): a shaped text keeps
 /// its paragraphs' units (`ShapedParagraph.units`), so breaking it again at another width
@@ -10,46 +11,61 @@
 /// to cut a unit (white space hanging at a line's end, an emergency break) and by a
 /// receiver that keeps them.
 struct BreakUnit: Sendable {
-    /// Text offset where it starts.
-    var start: Int32
-    /// Indices of its pieces in the array that holds them.
-    var first: Int32
-    var end: Int32
-    /// Hanging white space starts it: when it comes after a full line, that white space
-    /// hangs at the end of the line (`LineBreaker`).
-    var startsWithSpace: Bool
     /// Its pieces' widths summed in order.
     var width: Double
     /// Width of its trailing hanging white space.
     var hang: Double
-    /// The maxima of its pieces' font metrics (a line's natural height is their maximum).
-    var metrics: FontMetrics
+    /// Indices of its pieces in the array that holds them (the first one's `start` is
+    /// where it starts in the text).
+    var first: Int32
+    var end: Int32
+    /// Index of its metrics, the maxima of its pieces' font metrics, in its paragraph's
+    /// table (`ShapedParagraph.metrics`; 0 in a streamed unit, whose metrics come with it).
+    var metrics: Int32 = 0
+    /// Hanging white space may start it: when it comes after a full line, that white space
+    /// hangs at the end of the line (`LineBreaker`). False only when known not to (a shaped
+    /// paragraph's units are checked once: `checkLeadingSpace`; a stream's are checked at a
+    /// line's end, where the breaker reads their pieces). A unit is 32 bytes: relayout reads
+    /// nothing else.
+    var mayStartWithSpace = true
 
     var pieces: Range<Int> { Int(first)..<Int(end) }
 
     /// Sums up the pieces `pieces[range]` (read in place: a slice of the array would retain
-    /// it), whose metrics are `metrics`.
+    /// it).
     ///
     /// - Precondition: `range` is not empty.
     @inline(__always)
-    init(_ pieces: [ShapedPiece], _ range: Range<Int>, metrics: FontMetrics) {
+    init(_ pieces: [ShapedPiece], _ range: Range<Int>) {
         first = Int32(range.lowerBound)
         end = Int32(range.upperBound)
-        start = pieces[range.lowerBound].start
+        if range.count == 1 {  // most units: the sums below, of one piece
+            width = 0 + pieces[range.lowerBound].width
+            hang = 0 + pieces[range.lowerBound].hang
+            return
+        }
         var width = 0.0
         for index in range { width += pieces[index].width }  // by index: no piece is copied
         self.width = width
         hang = LineCuts.trailingHang(pieces, range)
-        startsWithSpace = pieces[range.lowerBound].startsWithHangingSpace
-        self.metrics = metrics
     }
 
-    /// Sums up a unit of all of `pieces` (a part cut from a unit), their metrics found in
-    /// `fonts`, the chain they were shaped with.
-    init(cut pieces: [ShapedPiece], fonts: FontFallbackChain) {
+    /// Finds whether hanging white space starts the unit, a unit of `pieces`.
+    mutating func checkLeadingSpace(_ pieces: [ShapedPiece]) {
+        mayStartWithSpace = pieces[Int(first)].startsWithHangingSpace
+    }
+
+    /// A unit of all of `pieces` (a part cut from a unit), and its metrics, found in
+    /// `fonts`, the chain the pieces were shaped with.
+    static func cut(_ pieces: [ShapedPiece], fonts: FontFallbackChain) -> (BreakUnit, FontMetrics) {
+        (BreakUnit(pieces, pieces.indices), metrics(of: pieces[...], fonts: fonts))
+    }
+
+    /// The maxima of the font metrics of `pieces`, shaped with `fonts` (`empty` for none).
+    static func metrics(of pieces: ArraySlice<ShapedPiece>, fonts: FontFallbackChain, empty: FontMetrics = .none) -> FontMetrics {
         var metrics = LineMetrics()
         for piece in pieces { metrics.include(piece, in: fonts) }
-        self.init(pieces, pieces.indices, metrics: metrics.endLine(empty: .none))
+        return metrics.endLine(empty: empty)
     }
 }
 
@@ -85,12 +101,12 @@ struct UnitGatherer {
     /// ends with it rather than at a break opportunity).
     var hasOpenUnit: Bool { unitStart < pieces.count }
 
-    /// Sums up the unit gathered; the next one starts.
+    /// Sums up the unit gathered, with its metrics; the next one starts.
     @inline(__always)
-    mutating func unit() -> BreakUnit {
-        let unit = BreakUnit(pieces, unitStart..<pieces.count, metrics: metrics.endLine(empty: .none))
+    mutating func unit() -> (BreakUnit, FontMetrics) {
+        let unit = BreakUnit(pieces, unitStart..<pieces.count)
         unitStart = pieces.count
-        return unit
+        return (unit, metrics.endLine(empty: .none))
     }
 
     /// Lets go of the pieces of the units summed up (a stream, whose breakers keep copies of

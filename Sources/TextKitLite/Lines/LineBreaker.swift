@@ -107,30 +107,68 @@ struct LineBreaker<Receiver: LineReceiver> {
         paragraphHasLines = false
     }
 
-    /// Takes the paragraph's next break unit, `pieces[unit.pieces]`, in logical order, and
-    /// places it: on the line, after it (the line ends), or cut over lines. Returns false
-    /// once the receiver wants no more lines.
+    /// Takes the paragraph's next break unit, `pieces[unit.pieces]`, whose metrics are
+    /// `metrics`, in logical order, and places it: on the line, after it (the line ends), or
+    /// cut over lines. Returns false once the receiver wants no more lines.
     ///
     /// - Precondition: the paragraph's units before it came through here too.
     @inline(__always)
-    mutating func take(_ unit: BreakUnit, of pieces: [ShapedPiece]) -> Bool {
+    mutating func take(_ unit: BreakUnit, metrics: FontMetrics, of pieces: [ShapedPiece]) -> Bool {
         guard !isStopped else { return false }
-        if !isClosing, fits(unit) {
+        if !isClosing, fits(unit, metrics: metrics, pieces) {
             receiver.place(unit.pieces, of: pieces)
         } else {
-            placeAfterLine(unit, pieces)
+            placeAfterLine(unit, metrics: metrics, pieces)
         }
         return !isStopped
     }
 
-    /// Takes the paragraph's units, `units`, over `pieces`, until the receiver wants no more
-    /// lines (a shaped paragraph's, summed once: relayout adds their numbers).
-    mutating func take(_ units: [BreakUnit], of pieces: [ShapedPiece]) {
+    /// Takes the paragraph's units over `pieces`, their metrics indexing `metrics`, until
+    /// the receiver wants no more lines (a shaped paragraph's, summed once). Relayout adds
+    /// their numbers: the units after the first one of a line that fit on it are summed in
+    /// one loop (`fittingRun`) and handed to the receiver together; the rest go through
+    /// `take(_:metrics:of:)` one by one.
+    mutating func take(_ units: [BreakUnit], metrics: [FontMetrics], of pieces: [ShapedPiece]) {
         units.withUnsafeBufferPointer { units in
-            for index in units.indices {
-                guard take(units[index], of: pieces) else { return }
+            metrics.withUnsafeBufferPointer { metrics in
+                var index = 0
+                while index < units.count {
+                    let run = fittingRun(units, from: index, metrics: metrics)
+                    if run > index {
+                        receiver.place(Int(units[index].first)..<Int(units[run - 1].end), of: pieces)
+                        index = run
+                        continue
+                    }
+                    guard take(units[index], metrics: metrics[Int(units[index].metrics)], of: pieces) else { return }
+                    index += 1
+                }
             }
         }
+    }
+
+    /// Puts the units from `start` on that fit on the line being filled, when it has begun
+    /// and is not full, as `fits` would one by one (the same sums, in the same order).
+    /// Returns the index past them.
+    @inline(__always)
+    private mutating func fittingRun(_ units: UnsafeBufferPointer<BreakUnit>, from start: Int,
+                                     metrics table: UnsafeBufferPointer<FontMetrics>) -> Int {
+        guard lineStart >= 0, !isClosing, !isStopped else { return start }
+        var width = lineWidth, visible = self.visible, metrics = self.metrics
+        var included: Int32 = -1  // the table entry included last (units mostly share one)
+        var index = start
+        while index < units.count {
+            let candidate = width + units[index].width - units[index].hang
+            guard candidate <= limit else { break }
+            width += units[index].width
+            visible = candidate
+            if units[index].metrics != included {
+                included = units[index].metrics
+                metrics.include(table[Int(included)])
+            }
+            index += 1
+        }
+        (lineWidth, self.visible, self.metrics) = (width, visible, metrics)
+        return index
     }
 
     /// Ends the paragraph: its last line (an empty one for a paragraph with no text).
@@ -152,29 +190,29 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// Places a unit that does not fit on the line being filled, or comes when the line
     /// is full: the line ends before it (white space that starts it hangs there), and it
     /// goes on the next line, cut over lines when it does not fit one.
-    private mutating func placeAfterLine(_ unit: BreakUnit, _ pieces: [ShapedPiece]) {
-        var unit = unit, pieces = pieces
+    private mutating func placeAfterLine(_ unit: BreakUnit, metrics: FontMetrics, _ pieces: [ShapedPiece]) {
+        var unit = unit, metrics = metrics, pieces = pieces
         // `pieces` holds only the unit's pieces, and no one else holds it: an emergency
         // break may cut the unit in place.
         var ownsPieces = false
         while !isStopped {
             if isClosing {
-                if unit.startsWithSpace, let rest = hangLeadingWhiteSpace(of: pieces[unit.pieces]) {
+                if unit.mayStartWithSpace, let rest = hangLeadingWhiteSpace(of: pieces[unit.pieces]) {
                     if rest.isEmpty { return }  // all white space: the line waits for what follows
                     pieces = rest
-                    unit = BreakUnit(cut: pieces, fonts: fonts)
+                    (unit, metrics) = BreakUnit.cut(pieces, fonts: fonts)
                     ownsPieces = true
                 }
                 endLine(at: lineEnd, isParagraphEnd: false)
                 continue
             }
-            if fits(unit) {
+            if fits(unit, metrics: metrics, pieces) {
                 receiver.place(unit.pieces, of: pieces)
                 return
             }
             if lineStart >= 0 {
                 // The line ends before the unit; white space that starts it hangs here.
-                close(at: unit.start)
+                close(at: pieces[unit.pieces.lowerBound].start)
                 continue
             }
             if !ownsPieces {
@@ -184,20 +222,20 @@ struct LineBreaker<Receiver: LineReceiver> {
                 (unit.first, unit.end) = (0, Int32(pieces.count))
                 ownsPieces = true
             }
-            if !emergencyBreak(&unit, of: &pieces) { return }
+            if !emergencyBreak(&unit, metrics: &metrics, of: &pieces) { return }
         }
     }
 
-    /// Takes a unit onto the line when it fits there without its trailing hanging white
-    /// space (its pieces go to the receiver after).
+    /// Takes a unit of `pieces`, whose metrics are `unitMetrics`, onto the line when it fits
+    /// there without its trailing hanging white space (its pieces go to the receiver after).
     @inline(__always)
-    private mutating func fits(_ unit: BreakUnit) -> Bool {
+    private mutating func fits(_ unit: BreakUnit, metrics unitMetrics: FontMetrics, _ pieces: [ShapedPiece]) -> Bool {
         let candidate = lineWidth + unit.width - unit.hang
         guard candidate <= limit else { return false }
-        if lineStart < 0 { lineStart = unit.start }
+        if lineStart < 0 { lineStart = pieces[unit.pieces.lowerBound].start }
         lineWidth += unit.width
         visible = candidate
-        metrics.include(unit.metrics)
+        metrics.include(unitMetrics)
         return true
     }
 
@@ -215,18 +253,19 @@ struct LineBreaker<Receiver: LineReceiver> {
         let end = LineCuts.endOfWhiteSpace(pieces, from: start, graphemes: graphemes)
         guard end > start else { return nil }
         let (spaces, rest) = LineCuts.split(pieces, at: end)
-        let hung = BreakUnit(cut: spaces, fonts: fonts)
+        let (hung, hungMetrics) = BreakUnit.cut(spaces, fonts: fonts)
         hangingWidth += hung.width
-        metrics.include(hung.metrics)
+        metrics.include(hungMetrics)
         receiver.place(hung.pieces, of: spaces)
         lineEnd = end
         return rest
     }
 
     /// Puts as many grapheme clusters of a unit, `pieces[unit.pieces]`, as fit (at least
-    /// one) on the empty line, which closes. Returns whether some are left: then `unit` and
-    /// `pieces` hold the rest, whose width is the unit's less the line's.
-    private mutating func emergencyBreak(_ unit: inout BreakUnit, of pieces: inout [ShapedPiece]) -> Bool {
+    /// one) on the empty line, which closes. Returns whether some are left: then `unit`,
+    /// `unitMetrics` and `pieces` hold the rest, whose width is the unit's less the line's.
+    private mutating func emergencyBreak(_ unit: inout BreakUnit, metrics unitMetrics: inout FontMetrics,
+                                         of pieces: inout [ShapedPiece]) -> Bool {
         let cut = LineCuts.fittingPrefix(pieces[unit.pieces], graphemes: graphemes, width: limit)
         // The line's pieces: those before the cut, and the first part of one it cuts.
         var k = Int(unit.first)
@@ -236,12 +275,12 @@ struct LineBreaker<Receiver: LineReceiver> {
             head.append(first)
             pieces[k] = second
         }
-        let placed = BreakUnit(cut: head, fonts: fonts)
-        lineStart = placed.start
+        let (placed, placedMetrics) = BreakUnit.cut(head, fonts: fonts)
+        lineStart = head[0].start
         receiver.place(placed.pieces, of: head)
         lineWidth = placed.width
         visible = placed.width - placed.hang
-        metrics.include(placed.metrics)
+        metrics.include(placedMetrics)
         close(at: cut)
         // When the whole unit went on the line, white space that starts the units after it
         // hangs here too (a BA space such as U+3000 after " "): the line stays closing.
@@ -251,11 +290,10 @@ struct LineBreaker<Receiver: LineReceiver> {
         // unit's; its width is found without summing it again, and its metrics read its
         // pieces once it goes on a line whole (per line, they would take quadratic time).
         unit.first = Int32(k)
-        unit.start = pieces[k].start
         unit.width -= placed.width
-        unit.startsWithSpace = pieces[k].startsWithHangingSpace
+        unit.mayStartWithSpace = true
         assert(unit.hang == LineCuts.trailingHang(pieces, unit.pieces))
-        if fits(rest: unit) { unit.metrics = BreakUnit(cut: Array(pieces[unit.pieces]), fonts: fonts).metrics }
+        if fits(rest: unit) { unitMetrics = BreakUnit.metrics(of: pieces[unit.pieces], fonts: fonts) }
         return true
     }
 

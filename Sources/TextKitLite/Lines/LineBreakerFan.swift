@@ -4,23 +4,23 @@
 /// and shapes it once and never holds it whole: the stream stops once every breaker has
 /// the lines it shows.
 struct LineBreakerFan<Receiver: LineReceiver>: PieceSink {
-    private(set) var breakers: [LineBreaker<Receiver>]
+    /// The first width's breaker, and the others' (most measurements are at one width: its
+    /// breaker is reached without an array).
+    var first: LineBreaker<Receiver>
+    var others: [LineBreaker<Receiver>]
     private var gatherer: UnitGatherer
     private(set) var isStopped = false
 
-    init(_ breakers: [LineBreaker<Receiver>], fonts: FontFallbackChain) {
-        self.breakers = breakers
+    init(_ first: LineBreaker<Receiver>, others: [LineBreaker<Receiver>] = [], fonts: FontFallbackChain) {
+        self.first = first
+        self.others = others
         gatherer = UnitGatherer(fonts: fonts)
     }
 
-    /// What `body` makes of each breaker, in order (each changed in place).
-    mutating func map<T>(_ body: (_ index: Int, _ breaker: inout LineBreaker<Receiver>) -> T) -> [T] {
-        breakers.indices.map { body($0, &breakers[$0]) }
-    }
-
     mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries, emptyMetrics: FontMetrics) {
-        for index in breakers.indices {
-            breakers[index].beginParagraph(paragraph, level: level, graphemes: graphemes, emptyMetrics: emptyMetrics)
+        first.beginParagraph(paragraph, level: level, graphemes: graphemes, emptyMetrics: emptyMetrics)
+        for index in others.indices {
+            others[index].beginParagraph(paragraph, level: level, graphemes: graphemes, emptyMetrics: emptyMetrics)
         }
     }
 
@@ -38,17 +38,18 @@ struct LineBreakerFan<Receiver: LineReceiver>: PieceSink {
     mutating func endParagraph() {
         if gatherer.hasOpenUnit { placeUnit() }
         gatherer.reset()
-        for index in breakers.indices { breakers[index].endParagraph() }
-        isStopped = breakers.allSatisfy { $0.isStopped }
+        first.endParagraph()
+        for index in others.indices { others[index].endParagraph() }
+        isStopped = first.isStopped && others.allSatisfy(\.isStopped)
     }
 
     /// Hands the unit gathered to every breaker.
     @inline(__always)
     private mutating func placeUnit() {
-        let unit = gatherer.unit()
-        var stopped = true
-        for index in breakers.indices {
-            if breakers[index].take(unit, of: gatherer.pieces) { stopped = false }
+        let (unit, metrics) = gatherer.unit()
+        var stopped = !first.take(unit, metrics: metrics, of: gatherer.pieces)
+        for index in others.indices where others[index].take(unit, metrics: metrics, of: gatherer.pieces) {
+            stopped = false
         }
         isStopped = stopped
         gatherer.dropPieces()  // the breakers keep copies of pieces, not the array

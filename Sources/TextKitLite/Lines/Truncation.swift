@@ -47,9 +47,7 @@ enum Truncation {
         case .middle: middle(line, token: token, maxWidth: width, graphemes: graphemes, units: units)
         case .end: end(line, token: token, maxWidth: width, graphemes: graphemes, units: units)
         }
-        var metrics = LineMetrics()
-        for piece in truncated.pieces { metrics.include(piece, in: fonts) }
-        truncated.metrics = metrics.endLine(empty: emptyMetrics)
+        truncated.metrics = BreakUnit.metrics(of: truncated.pieces[...], fonts: fonts, empty: emptyMetrics)
         return truncated
     }
 

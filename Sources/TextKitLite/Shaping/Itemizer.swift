@@ -12,6 +12,8 @@ struct ShapedParagraph: Sendable {
     var emptyMetrics: FontMetrics
     /// Its pieces gathered into break units, summed up once for breaking at any width.
     var units: [BreakUnit]
+    /// The units' metrics (`BreakUnit.metrics` indexes it).
+    var metrics: [FontMetrics]
 }
 
 /// A run of one style, script, bidi level and font, in paragraph offsets.
@@ -74,7 +76,7 @@ struct Itemizer {
         stream(paragraph, into: &sink)
         sink.endUnits()
         return ShapedParagraph(range: paragraph, level: sink.level, pieces: sink.pieces, graphemes: sink.graphemes,
-                               emptyMetrics: sink.emptyMetrics, units: sink.units)
+                               emptyMetrics: sink.emptyMetrics, units: sink.units, metrics: sink.metrics)
     }
 
     /// The natural metrics of a line of `paragraph` with no pieces (an empty paragraph's, or
@@ -402,6 +404,8 @@ struct PieceArray: PieceSink {
     /// The pieces gathered into break units, summed up: the last one, which ends with the
     /// paragraph rather than at a break opportunity, once `endUnits()` is called.
     private(set) var units: [BreakUnit] = []
+    /// The units' metrics, one entry per run of units with the same metrics.
+    private(set) var metrics: [FontMetrics] = []
 
     init(fonts: FontFallbackChain) {
         gatherer = UnitGatherer(fonts: fonts)
@@ -421,12 +425,20 @@ struct PieceArray: PieceSink {
     }
 
     mutating func take(_ piece: consuming ShapedPiece) -> Bool {
-        if gatherer.add(piece) { units.append(gatherer.unit()) }
+        if gatherer.add(piece) { keepUnit() }
         return true
     }
 
     /// Sums up the paragraph's last unit.
     mutating func endUnits() {
-        if gatherer.hasOpenUnit { units.append(gatherer.unit()) }
+        if gatherer.hasOpenUnit { keepUnit() }
+    }
+
+    private mutating func keepUnit() {
+        var (unit, unitMetrics) = gatherer.unit()
+        if metrics.last != unitMetrics { metrics.append(unitMetrics) }
+        unit.metrics = Int32(metrics.count - 1)
+        unit.checkLeadingSpace(gatherer.pieces)  // once, not at each relayout
+        units.append(unit)
     }
 }

@@ -248,9 +248,14 @@ struct ShapedPiece: Sendable {
         }
     }
 
-    /// Hanging white space starts the piece: when the piece starts a unit that comes after a
-    /// full line, that white space may hang at the line's end.
-    var startsWithHangingSpace: Bool { whiteSpaceRun(containing: start) != nil }
+    /// Hanging white space starts the piece (`whiteSpaceRun(containing: start)` is not nil):
+    /// when it starts a unit that comes after a full line, that white space hangs there.
+    @inline(__always)
+    var startsWithHangingSpace: Bool {
+        if hangStart <= start { return true }  // all of it hangs
+        guard case .word(let word, _) = glyphs, !word.innerSpaceRuns.isEmpty else { return false }
+        return word.whiteSpaceRun(containing: start - wordStart) != nil
+    }
 
     /// The run of hanging white space of the piece's word holding text offset `offset`,
     /// as word offsets (from `wordStart`), if any.

@@ -9,6 +9,8 @@ public struct ShapedText: Sendable {
     var styles: [TextStyle] { storage.styles }
     var preferredFonts: [Font?] { storage.preferredFonts }
     var paragraphs: [ShapedParagraph] { storage.paragraphs }
+    /// The primary font's metrics at the text's base size (`FontFallbackChain.primaryMetrics`).
+    var primaryMetrics: FontMetrics { storage.primaryMetrics }
 
     /// Everything in one immutable object: a shaped text is copied into cell specs, caches
     /// and every width it is broken at, and each copy then costs one retain, not one per
@@ -22,6 +24,7 @@ public struct ShapedText: Sendable {
         let styles: [TextStyle]
         let preferredFonts: [Font?]
         let paragraphs: [ShapedParagraph]
+        let primaryMetrics: FontMetrics
 
         init(text: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain, preferredFonts: [Font?],
              paragraphs: [ShapedParagraph]) {
@@ -31,6 +34,7 @@ public struct ShapedText: Sendable {
             styles = text.runs.map(\.style)
             self.preferredFonts = preferredFonts
             self.paragraphs = paragraphs
+            primaryMetrics = fonts.primaryMetrics(for: text)
         }
     }
 
@@ -56,7 +60,7 @@ extension ShapedText {
             // Its fields in place: copying a paragraph retains its arrays.
             breaker.beginParagraph(paragraphs[index].range, level: paragraphs[index].level, graphemes: paragraphs[index].graphemes,
                                    emptyMetrics: paragraphs[index].emptyMetrics)
-            breaker.take(paragraphs[index].units, of: paragraphs[index].pieces)
+            breaker.take(paragraphs[index].units, metrics: paragraphs[index].metrics, of: paragraphs[index].pieces)
             breaker.endParagraph()
         }
     }

@@ -11,17 +11,16 @@ extension TextStyle {
     ///
     /// - Complexity: O(n) in the text's scalars.
     public static func likelyLanguage(of text: String) -> String? {
-        var first: String?
+        var sawHan = false
         for scalar in text.unicodeScalars {
             let script = Script(of: scalar.value)
             switch hb_script_t(rawValue: script.rawValue) {
             case HB_SCRIPT_HIRAGANA, HB_SCRIPT_KATAKANA: return "ja"
-            case HB_SCRIPT_HAN: if first == nil { first = "zh" }
-            default: if first == nil { first = Self.language(of: script) }
+            case HB_SCRIPT_HAN: sawHan = true
+            default: if !sawHan, let language = Self.language(of: script) { return language }
             }
-            if let first, first != "zh" { return first }
         }
-        return first
+        return sawHan ? "zh" : nil
     }
 
     /// The language of a script's letters, if one language is theirs (or most likely).
