@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "TextKitLiteFeed", targets: ["TextKitLiteFeed"]),
         .library(name: "TextKitLiteMedia", targets: ["TextKitLiteMedia"]),
         .library(name: "SampleFeed", targets: ["SampleFeed"]),
+        .library(name: "TextKitLiteFrontEnd", targets: ["TextKitLiteFrontEnd"]),
         .executable(name: "textrender", targets: ["textrender"]),
     ],
     dependencies: [
@@ -75,18 +76,26 @@ let package = Package(
             name: "SampleFeed",
             dependencies: ["TextKitLiteFeed"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // What the front ends (`textrender`, the HTTP service in Service/) share and an app
+        // does not need: the rules and settings of their options, the fonts they select, and
+        // atomic file output. The library modules never import it.
+        .target(
+            name: "TextKitLiteFrontEnd",
+            dependencies: ["TextKitLite", "TextKitLiteFeed"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "textrender",
             dependencies: [
                 "TextKitLite",
                 "TextKitLiteFeed",
                 "TextKitLiteMedia",
+                "TextKitLiteFrontEnd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "TextKitLiteTests",
-            dependencies: ["TextKitLite", "TextKitLiteFeed", "TextKitLiteMedia", "SampleFeed"],
+            dependencies: ["TextKitLite", "TextKitLiteFeed", "TextKitLiteMedia", "TextKitLiteFrontEnd", "SampleFeed"],
             resources: [.copy("Snapshots"), .copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The documentation articles' code (the .docc catalogs), run against the public API

@@ -30,6 +30,7 @@ let package = Package(
                 "CMalloc",
                 .product(name: "TextKitLite", package: "TextKitLite"),
                 .product(name: "TextKitLiteFeed", package: "TextKitLite"),
+                .product(name: "TextKitLiteFrontEnd", package: "TextKitLite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -42,6 +43,8 @@ let package = Package(
             name: "textrender-server",
             dependencies: [
                 "TextRenderService",
+                .product(name: "TextKitLite", package: "TextKitLite"),
+                .product(name: "TextKitLiteFrontEnd", package: "TextKitLite"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),

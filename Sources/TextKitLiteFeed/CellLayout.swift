@@ -33,17 +33,14 @@ extension CellLayout {
     ///
     /// - Parameters:
     ///   - spec: the cell's layout tree.
-    ///   - width: the cell's width in points, finite and at most `LayoutOptions.maximumLength`.
+    ///   - width: the cell's width in points, more than 0 and at most `LayoutOptions.maximumLength`.
     ///   - engine: lays out the spec's text blocks.
     ///   - id: what the cell stands for (`postID`).
     /// - Throws: `LayoutError.invalidOption` for an invalid width, or `LayoutError` from a
     ///   text block's layout.
     /// - Complexity: that of `LayoutSpec.solve`.
     public init(spec: LayoutSpec, width: Double, engine: TextEngine, id: String = "") throws(LayoutError) {
-        guard width.isFinite, width >= 0, width <= LayoutOptions.maximumLength else {
-            throw .invalidOption(name: "width", value: "\(width)",
-                                 reason: "must be a finite number of points from 0 to \(Int(LayoutOptions.maximumLength))")
-        }
+        if let reason = LayoutOptions.finiteWidthProblem(width) { throw .invalidOption(name: "width", value: "\(width)", reason: reason) }
         let (size, elements) = try spec.solve(width: width, engine: engine)
         self.init(postID: id, width: width, height: size.height, elements: elements)
     }

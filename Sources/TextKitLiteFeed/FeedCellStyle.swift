@@ -64,8 +64,7 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
     /// Why a cell width is refused for this style (it leaves no room inside the padding), or
     /// nil: checked once per run or request rather than reported for every post.
     public func cellWidthProblem(_ width: Double) -> String? {
-        let padding = padding.left + padding.right
-        return width > padding ? nil : "a cell must be wider than its padding (\(padding) points)"
+        width > padding.horizontal ? nil : "a cell must be wider than its padding (\(padding.horizontal) points)"
     }
 
     /// Checks every value, naming the first bad one.

@@ -197,7 +197,7 @@ public final class FeedPrecomputer: Sendable {
 
     /// Checks a width and a scale a cell is asked at.
     private func validate(width: Double, scale: Double) throws(LayoutError) {
-        guard width > style.padding.horizontal, width <= LayoutOptions.maximumLength else {  // false for NaN
+        guard style.cellWidthProblem(width) == nil, LayoutOptions.finiteWidthProblem(width) == nil else {
             throw .invalidOption(name: "width", value: "\(width)", reason: "must be a finite number of points wider than the cell padding (\(style.padding.horizontal)) and at most \(Int(LayoutOptions.maximumLength))")
         }
         guard scale.isFinite, scale > 0, scale <= 100 else {

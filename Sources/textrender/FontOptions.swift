@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TextKitLite
+import TextKitLiteFrontEnd
 
 /// Font options shared by every subcommand that lays out text.
 struct FontOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TextKitLite
+import TextKitLiteFrontEnd
 import TextKitLiteFeed
 
 struct MeasureCommand: ParsableCommand {

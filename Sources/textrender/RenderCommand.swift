@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import TextKitLite
+import TextKitLiteFrontEnd
 import TextKitLiteFeed
 
 extension TextAlignment: ExpressibleByArgument {}

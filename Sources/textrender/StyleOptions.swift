@@ -1,5 +1,6 @@
 import ArgumentParser
 import TextKitLite
+import TextKitLiteFrontEnd
 
 extension TextStyle.Weight: ExpressibleByArgument {}
 

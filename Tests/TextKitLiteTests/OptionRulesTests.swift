@@ -1,5 +1,6 @@
 import Testing
 import TextKitLite
+import TextKitLiteFrontEnd
 
 /// The width lists `textrender` and the service both parse with `OptionRules.feedWidths`.
 @Suite struct OptionRulesTests {

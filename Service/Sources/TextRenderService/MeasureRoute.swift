@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TextKitLite
+import TextKitLiteFrontEnd
 import TextKitLiteFeed
 
 /// The query parameters of `POST /measure`: `textrender measure`'s options by the same names.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TextKitLite
+import TextKitLiteFrontEnd
 import TextKitLiteFeed
 
 /// The JSON body of `POST /render`: the text, and `textrender render`'s options by their

@@ -1,5 +1,6 @@
 import Foundation
 import TextKitLite
+import TextKitLiteFrontEnd
 
 /// How `textrender-server` is set up: where it listens, its limits and its fonts.
 public struct ServiceConfiguration: Sendable {

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import TextKitLite
+import TextKitLiteFrontEnd
 import TextRenderService
 
 /// `textrender-server`: TextKitLite's measuring and rendering over HTTP.

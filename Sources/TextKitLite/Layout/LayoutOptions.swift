@@ -94,16 +94,19 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
     /// are refused, as a user who wants no wrapping gives `.infinity`.
     public static let maximumLength = 1e6
 
-    /// Why a width is refused.
-    static let widthReason = "must be a positive number of points up to 1000000, or infinity (no wrapping)"
+    /// Why a finite width is refused, or nil: a layout box (a feed's cell too) is more than 0
+    /// and at most `maximumLength` points wide; NaN and the infinities are refused.
+    package static func finiteWidthProblem(_ width: Double) -> String? {
+        width > 0 && width <= maximumLength ? nil : "must be a positive number of points up to \(Int(maximumLength))"
+    }
 
     /// Why an inset (a text's, a feed cell's padding) is refused.
     package static let insetReason = "must be from 0 to \(Int(maximumLength)) points"
 
     /// Checks every value, naming the first bad one.
     public func validate() throws(LayoutError) {
-        guard width == .infinity || (width > 0 && width <= Self.maximumLength) else {
-            throw .invalidOption(name: "width", value: "\(width)", reason: Self.widthReason)
+        if width != .infinity, let reason = Self.finiteWidthProblem(width) {
+            throw .invalidOption(name: "width", value: "\(width)", reason: reason + ", or infinity (no wrapping)")
         }
         guard maxLines >= 0 else { throw .invalidOption(name: "maxLines", value: "\(maxLines)", reason: "must be 0 (no limit) or more") }
         guard lineHeightMultiple.isFinite, lineHeightMultiple > 0, lineHeightMultiple <= 100 else {
@@ -165,7 +168,8 @@ extension TextStyle {
         }
     }
 
-    func validate() throws(LayoutError) {
+    /// Checks the size and the letter spacing, naming the first bad one.
+    package func validate() throws(LayoutError) {
         guard size.isFinite, size > 0, size <= Self.maximumSize else {
             throw .invalidOption(name: "font size", value: "\(size)", reason: "must be in (0, \(Int(Self.maximumSize))] points")
         }

@@ -1,4 +1,6 @@
 import Foundation
+import TextKitLite
+import TextKitLiteFeed
 
 /// The fonts a front end's options choose (`--font`, `--font-family`, `--no-fallback` of
 /// `textrender` and `textrender-server`), made into a fallback chain in one place for both.

@@ -1,0 +1,118 @@
+import Foundation
+import TextKitLite
+
+/// The ranges the front ends (`textrender`, the HTTP service) accept for their options, kept
+/// in one place for both. Each check returns why a value is refused, or nil; the front end
+/// names the option its own way (`--max-lines`, `max-lines=`, `"maxLines"`).
+///
+/// A value the library checks itself (a width, a font size, a line or letter spacing) is
+/// checked by the library's own rule (`LayoutOptions.validate()`, the style's check), so
+/// each range is written once; the rules here are the front ends' own (the most lines, the
+/// most widths) and how they read a list.
+public enum OptionRules {
+    /// The most lines a line limit may be: more than any text shows, and far from where the
+    /// line-limit arithmetic (one line past the limit) overflows.
+    public static let maximumMaxLines = 1_000_000
+
+    /// A line limit: 0 (none) to `maximumMaxLines`.
+    public static func maxLines(_ value: Int) -> String? {
+        (0...maximumMaxLines).contains(value) ? nil : "must be from 0 (no limit) to \(maximumMaxLines)"
+    }
+
+    /// A feed's cell (or text) width: a finite layout width (`LayoutOptions`' rule).
+    public static func feedWidth(_ value: Double) -> String? {
+        LayoutOptions.finiteWidthProblem(value)
+    }
+
+    /// The most widths one measurement takes.
+    public static let maximumWidthCount = 64
+
+    /// A list of feed widths, "375" or "320,375,414,768" (blanks around each allowed): the
+    /// widths, or why the list is refused.
+    public static func feedWidths(_ list: some StringProtocol) -> Result<[Double], WidthListError> {
+        var widths: [Double] = []
+        for part in list.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let width = Double(part.trimmingCharacters(in: .whitespaces)) else { return .failure(.notNumbers) }
+            if let reason = feedWidth(width) { return .failure(.outOfRange(width, reason: reason)) }
+            widths.append(width)
+        }
+        guard widths.count <= maximumWidthCount else { return .failure(.tooMany) }
+        return .success(widths)
+    }
+
+    /// Why a width list is refused.
+    public enum WidthListError: Error, Sendable, Equatable {
+        /// A part of the list is not a number.
+        case notNumbers
+        /// More than `maximumWidthCount` widths.
+        case tooMany
+        /// A width `feedWidth` refuses, and its reason.
+        case outOfRange(Double, reason: String)
+
+        /// Why the list is refused, for the front end to put after the option's name.
+        public var reason: String {
+            switch self {
+            case .notNumbers: "not a number or a comma-separated list of numbers"
+            case .tooMany: "at most \(OptionRules.maximumWidthCount) widths"
+            case .outOfRange(_, let reason): reason
+            }
+        }
+    }
+
+    /// A font size in points: the style's rule.
+    public static func fontSize(_ value: Double) -> String? {
+        reason { () throws(LayoutError) in try TextStyle(size: value).validate() }
+    }
+
+    /// Extra points between lines: `LayoutOptions`' rule.
+    public static func lineSpacing(_ value: Double) -> String? {
+        reason { () throws(LayoutError) in try LayoutOptions(lineSpacing: value).validate() }
+    }
+
+    /// Extra points after each grapheme cluster: the style's rule.
+    public static func letterSpacing(_ value: Double) -> String? {
+        reason { () throws(LayoutError) in try TextStyle(letterSpacing: value).validate() }
+    }
+
+    /// A text's language: a well-formed BCP 47 tag (`TextStyle.isWellFormedLanguage`).
+    public static func language(_ tag: String) -> String? {
+        TextStyle.isWellFormedLanguage(tag) ? nil : "expected a BCP 47 language tag such as ja, ko, zh-Hans, zh-Hant, en-US"
+    }
+
+    /// Why a list of OpenType features ("tnum,-liga") is refused.
+    public static let featuresReason = "use comma-separated four-letter tags, each optionally with - (off), + (on) or =N, e.g. tnum,-liga"
+
+    /// Why a line height is refused.
+    public static let lineHeightReason = "use natural, uniform or a positive number of points"
+
+    /// The reason a library check refuses a value for, or nil when it passes. The check is
+    /// of one value, every other one its default.
+    static func reason(_ check: () throws(LayoutError) -> Void) -> String? {
+        refusal(check)?.reason
+    }
+
+    /// The option a library check of layout values refuses (the property it names) and why,
+    /// or nil when every value passes.
+    static func refusal(_ check: () throws(LayoutError) -> Void) -> (property: String, reason: String)? {
+        do {
+            try check()
+            return nil
+        } catch {
+            switch error {
+            case .invalidOption(let property, _, let reason): return (property, reason)
+            }
+        }
+    }
+
+    /// The option a library check of drawing values refuses (the property it names) and
+    /// why, or nil when every value passes.
+    static func refusal(_ check: () throws(RenderError) -> Void) -> (property: String, reason: String)? {
+        do {
+            try check()
+            return nil
+        } catch {
+            guard case .invalidOption(let property, _, let reason) = error else { return ("render options", error.description) }
+            return (property, reason)
+        }
+    }
+}
