@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import TextKitLite
+import TextKitLiteFrontEnd
 
 /// The output directory of one `feed` run: held under an exclusive lock, its temporary
 /// files tracked so that an interrupt or an I/O error removes them all, and layouts.jsonl
@@ -60,7 +61,7 @@ final class FeedOutput: Sendable {
     func createTemporaryFile(beside finalPath: String) throws(RenderError) -> (descriptor: Int32, path: String) {
         try state.withLock { (state: inout State) throws(RenderError) in
             guard !state.closed else { throw .cannotWrite(path: finalPath, reason: "the run was stopped") }
-            let file = try Bitmap.createTemporaryFile(beside: finalPath)
+            let file = try OutputFile.createTemporary(beside: finalPath)
             state.temporaries.insert(file.path)
             return file
         }
@@ -74,7 +75,7 @@ final class FeedOutput: Sendable {
         let file = try createTemporaryFile(beside: finalPath)
         do throws(RenderError) {
             defer { close(file.descriptor) }
-            try bitmap.write(toDescriptor: file.descriptor, path: finalPath, format: format)
+            try OutputFile.write(bitmap, toDescriptor: file.descriptor, path: finalPath, format: format)
         } catch {
             discard(file.path)
             throw error
@@ -88,7 +89,7 @@ final class FeedOutput: Sendable {
             guard !state.closed, state.temporaries.remove(temporary) != nil else {
                 throw .cannotWrite(path: finalPath, reason: "the run was stopped")
             }
-            try Bitmap.moveTemporaryFile(temporary, to: finalPath)
+            try OutputFile.moveTemporary(temporary, to: finalPath)
         }
     }
 

@@ -242,9 +242,9 @@ struct RenderCommand: ParsableCommand {
                 }
                 let format = try imageFormat() ?? .png
                 if output == "-" {
-                    try bitmap.write(toDescriptor: STDOUT_FILENO, path: "standard output", format: format)
+                    try OutputFile.write(bitmap, toDescriptor: STDOUT_FILENO, path: "standard output", format: format)
                 } else {
-                    try bitmap.write(to: output, format: format)
+                    try OutputFile.write(bitmap, to: output, format: format)
                 }
             } catch let error as RenderError {
                 throw CLIError(error.description)

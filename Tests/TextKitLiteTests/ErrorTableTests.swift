@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TextKitLite
 @testable import TextKitLiteFeed
+import TextKitLiteFrontEnd
 
 /// The error table of docs/errors.md: every kind of bad input, through the library and
 /// through `textrender`, and what it gets: a typed error whose message names the value,
@@ -330,7 +331,7 @@ import Testing
             (Files.directory, "cannot write \(Files.directory): Is a directory"),
         ]
         for (path, message) in cases {
-            let error = Self.error(RenderError.self) { try bitmap.writePGM(to: path) }
+            let error = Self.error(RenderError.self) { try OutputFile.write(bitmap, to: path, format: .pgm) }
             #expect(error?.description.hasPrefix(message) == true, "\(String(describing: error))")
         }
     }
@@ -338,7 +339,7 @@ import Testing
     @Test
     func outputUnderARegularFileSaysItIsNotADirectory() throws {
         let path = Files.path("plain-file") + "/x.pgm"
-        let error = Self.error(RenderError.self) { try Bitmap(width: 2, height: 2).writePGM(to: path) }
+        let error = Self.error(RenderError.self) { try OutputFile.write(Bitmap(width: 2, height: 2), to: path, format: .pgm) }
         #expect(error?.description.contains("is not a directory") == true, "\(String(describing: error))")
     }
 

@@ -4,8 +4,11 @@ extension Bitmap {
     /// The image as binary PGM (P5, maxval 255): a gray bitmap's pixels, an RGBA bitmap's
     /// gray levels (`grayPixels`).
     public func pgmData() -> [UInt8] {
-        Array("P5\n\(width) \(height)\n255\n".utf8) + grayPixels
+        pgmHeader + grayPixels
     }
+
+    /// A binary PGM's header: "P5", the width and height, and maxval 255.
+    private var pgmHeader: [UInt8] { Array("P5\n\(width) \(height)\n255\n".utf8) }
 
     /// The gray level of each pixel, row by row: a gray bitmap's pixels as they are; an RGBA
     /// bitmap's Rec. 601 luma over white (`Color.grayLevel`, as a gray bitmap draws colors).
@@ -62,83 +65,50 @@ extension Bitmap {
         self.init(width: w, height: h, pixels: Array(data[index..<(index + w * h)]))
     }
 
-    /// Writes the image as a binary PGM file, atomically: to a unique temporary name beside
-    /// the target, then renamed, so an interrupted write never leaves a partial file under
-    /// the final name and concurrent writes never share a temporary file.
+    /// Writes the image as a binary PGM file, atomically (as `write(to:format:)`).
     ///
-    /// - Throws: `RenderError.cannotWrite` naming the path and the reason (the system's
-    ///   words: "No space left on device"); the temporary file is removed.
+    /// - Throws: `RenderError.cannotWrite` naming the path and the system's reason ("No
+    ///   such file or directory").
     public func writePGM(to path: String) throws(RenderError) {
         try write(to: path, format: .pgm)
     }
 
-    /// Writes the image as a PGM, PPM or PNG file, atomically (as `writePGM(to:)`).
-    /// A symbolic link is written through: its target is replaced, the link stays. A device,
-    /// FIFO or socket is written in place, as `cp` writes it (never replaced by a regular
-    /// file); a FIFO that no process reads is an error, not a wait.
+    /// Writes the image as a PGM, PPM or PNG file, atomically: to a temporary file that is
+    /// then renamed over `path` (Foundation's atomic write), so that an interrupted write
+    /// never leaves a partial file under the final name.
     ///
-    /// - Throws: `RenderError.cannotWrite` (the system's reason) or `.cannotEncode` (a PNG
-    ///   of zero pixels); the temporary file is removed.
+    /// - Throws: `RenderError.cannotWrite` naming the path and the system's reason, or
+    ///   `.cannotEncode` (a PNG of zero pixels).
     public func write(to path: String, format: ImageFormat) throws(RenderError) {
-        switch Self.destination(of: path) {
-        case .replace(let target):
-            let temporary = try Self.createTemporaryFile(beside: target)
-            do throws(RenderError) {
-                defer { close(temporary.descriptor) }
-                try write(toDescriptor: temporary.descriptor, path: path, format: format)
-            } catch {
-                unlink(temporary.path)
-                throw error
-            }
-            try Self.moveTemporaryFile(temporary.path, to: target, naming: path)
-        case .inPlace(let flags):
-            // Non-blocking open: a FIFO without a reader fails (ENXIO) instead of waiting.
-            let descriptor = open(path, flags | O_NONBLOCK | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                let reason = String(cString: strerror(errno))
-                throw .cannotWrite(path: path, reason: errno == ENXIO ? "nothing reads from it (\(reason))" : reason)
-            }
-            defer { close(descriptor) }
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-            try write(toDescriptor: descriptor, path: path, format: format)
+        let parts = try fileParts(format, path: path)
+        do {
+            try Data(parts.count == 1 ? parts[0] : Array(parts.joined())).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            // The system's reason ("No such file or directory"), under Foundation's error.
+            let reason = ((error as? CocoaError)?.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+            throw .cannotWrite(path: path, reason: reason ?? error.localizedDescription)
         }
     }
 
-    /// How a file is written to `path`.
-    enum Destination: Equatable {
-        /// Atomically: a temporary file beside `target`, renamed over it.
-        case replace(target: String)
-        /// Opened and written as it is, with these `open` flags.
-        case inPlace(flags: Int32)
-    }
-
-    /// A new path or a regular file is replaced; a symbolic link's final target is (or, when
-    /// the link dangles, written through the link); anything else (a device, a FIFO, a
-    /// socket) is written in place. A directory is left to the rename, which names it.
-    static func destination(of path: String) -> Destination {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return .replace(target: path) }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG, S_IFDIR:
-            return .replace(target: path)
-        case S_IFLNK:
-            guard let resolved = realpath(path, nil) else { return .inPlace(flags: O_WRONLY | O_CREAT | O_TRUNC) }
-            defer { free(resolved) }
-            return destination(of: String(cString: resolved))
-        default:
-            return .inPlace(flags: O_WRONLY)
-        }
-    }
-
-    /// Writes the image as binary PGM to an open file descriptor (left open), header and
-    /// pixels as they are, without copying the raster.
+    /// The bytes of the image's file in a format, in pieces to write one after another: a
+    /// PGM's header, then its gray levels as they are (a gray bitmap's raster, not copied);
+    /// a PPM or a PNG whole.
     ///
     /// - Parameters:
-    ///   - descriptor: an open file descriptor to write to.
+    ///   - format: PGM (gray levels), PPM or PNG.
     ///   - path: names the file in errors.
-    /// - Throws: `RenderError.cannotWrite` with the system's reason.
-    public func writePGM(toDescriptor descriptor: Int32, path: String) throws(RenderError) {
-        try write(toDescriptor: descriptor, path: path, format: .pgm)
+    /// - Throws: `RenderError.cannotEncode` (a PNG of zero pixels).
+    package func fileParts(_ format: ImageFormat, path: String) throws(RenderError) -> [[UInt8]] {
+        switch format {
+        case .pgm: return [pgmHeader, grayPixels]
+        case .ppm: return [ppmData()]
+        case .png:
+            do {
+                return [try pngData()]
+            } catch {
+                throw .cannotEncode(path: path, reason: error.description)
+            }
+        }
     }
 
     /// The image as a PNG file's bytes: 8-bit gray for a gray bitmap; for an RGBA bitmap,
@@ -157,91 +127,5 @@ extension Bitmap {
     /// exactly, a translucent pixel as if drawn over black.
     public func ppmData() -> [UInt8] {
         ColorEncoding.ppmData(premultipliedRGBA: premultipliedRGBA, width: width, height: height)
-    }
-
-    /// Writes the image in a format to an open file descriptor (left open).
-    ///
-    /// - Parameters:
-    ///   - descriptor: an open file descriptor to write to.
-    ///   - path: names the file in errors.
-    ///   - format: PGM (gray levels), PPM or PNG.
-    /// - Throws: `RenderError.cannotWrite` with the system's reason, `.cannotEncode`.
-    public func write(toDescriptor descriptor: Int32, path: String, format: ImageFormat) throws(RenderError) {
-        let parts: [[UInt8]]
-        switch format {
-        case .pgm: parts = [Array("P5\n\(width) \(height)\n255\n".utf8), grayPixels]  // a gray raster as it is
-        case .ppm: parts = [ppmData()]
-        case .png:
-            do {
-                parts = [try pngData()]
-            } catch {
-                throw .cannotEncode(path: path, reason: error.description)
-            }
-        }
-        for part in parts {
-            let failure = part.withUnsafeBytes { bytes -> Int32? in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written >= 0 {
-                        offset += written
-                    } else if errno != EINTR {
-                        return errno
-                    }
-                }
-                return nil
-            }
-            if let failure { throw .cannotWrite(path: path, reason: String(cString: strerror(failure))) }
-        }
-    }
-
-    /// Creates an empty file (mode 0644, closed on exec) with a unique name (`mkstemp`) in the directory of
-    /// `path`: ".NAME.XXXXXX".
-    ///
-    /// - Returns: its open descriptor and its path.
-    /// - Throws: `RenderError.cannotWrite` for `path`: its directory is missing or not a
-    ///   directory, or no file can be made there (the system's reason).
-    public static func createTemporaryFile(beside path: String) throws(RenderError) -> (descriptor: Int32, path: String) {
-        // The template sits beside `path` (its directory as written, relative or not), so that
-        // a feed's thousands of files cost no URL or stat; why a directory fails is found
-        // only when `mkstemp` does.
-        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-        var name = slash.map { path[path.utf8.index(after: $0)...] } ?? path[...]
-        var directory = slash.map { String(path[...$0]) } ?? ""
-        if name.isEmpty || name == "." || name == ".." {
-            let url = URL(fileURLWithPath: path)
-            (directory, name) = (url.deletingLastPathComponent().path + "/", url.lastPathComponent[...])
-        }
-        var template = Array((directory + "." + name.prefix(200) + ".XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-                throw .cannotWrite(path: path, reason: "directory \(directory) does not exist")
-            }
-            guard isDirectory.boolValue else { throw .cannotWrite(path: path, reason: "\(directory) is not a directory") }
-            throw .cannotWrite(path: path, reason: "cannot create a file in \(directory): \(reason)")
-        }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        fchmod(descriptor, 0o644)
-        return (descriptor, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-    }
-
-    /// Renames a temporary file to its final path (replacing what was there); on failure the
-    /// temporary file is removed.
-    ///
-    /// - Parameters:
-    ///   - temporary: the temporary file (`createTemporaryFile(beside:)`).
-    ///   - path: where it goes.
-    ///   - name: the path errors name (default `path`).
-    /// - Throws: `RenderError.cannotWrite` for `name` with the system's reason.
-    public static func moveTemporaryFile(_ temporary: String, to path: String, naming name: String? = nil) throws(RenderError) {
-        if rename(temporary, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw .cannotWrite(path: name ?? path, reason: reason)
-        }
     }
 }
