@@ -216,7 +216,7 @@ extension TextService {
             guard let first = bad.first else { return Response(status: .ok, headers: [.contentType: "application/jsonl; charset=utf-8"]) }
             throw ServiceError.badRequest("no valid post in the request body (\(bad.count) bad line\(bad.count == 1 ? "" : "s")); line \(first.line): \(first.reason)")
         }
-        let measurer = FeedMeasurer(precomputer: precomputer(style: parameters.cellStyle, emoticons: parameters.emoticons),
+        let measurer = FeedMeasurer(precomputer: await precomputer(style: parameters.cellStyle, emoticons: parameters.emoticons),
                                     subject: parameters.subject, widths: parameters.widths, maxLines: parameters.maxLines ?? 0,
                                     textStyle: parameters.textStyle.style)
         return Response(status: .ok, headers: [.contentType: "application/jsonl; charset=utf-8"], body: ResponseBody { writer in

@@ -19,14 +19,31 @@ public final class TextService: Sendable {
     let gate: RequestGate
     /// One precomputer per cell style and emoticon choice that requests asked for, all over
     /// the one engine and height cache (whose keys hold the style, so they never mix).
-    private let precomputers = Locked<[PrecomputerKey: FeedPrecomputer]>([:])
+    private let precomputers = Precomputers()
     /// Most precomputers kept; past it they are all dropped and made again as asked (each
     /// holds a measured-text cache of up to 4 MB; the word and height caches are shared).
     static let maximumPrecomputers = 16
 
-    private struct PrecomputerKey: Hashable {
-        let style: FeedCellStyle
-        let emoticons: Bool
+    /// The precomputers made so far, by cell style and emoticon choice: an actor, so that
+    /// ThreadSanitizer sees the requests that share them take turns.
+    private actor Precomputers {
+        private struct Key: Hashable {
+            let style: FeedCellStyle
+            let emoticons: Bool
+        }
+
+        private var made: [Key: FeedPrecomputer] = [:]
+
+        /// The precomputer for a cell style and emoticon choice, made by `make` when there
+        /// is none yet; past `maximumPrecomputers`, all of them are dropped first.
+        func precomputer(style: FeedCellStyle, emoticons: Bool, make: @Sendable () -> FeedPrecomputer) -> FeedPrecomputer {
+            let key = Key(style: style, emoticons: emoticons)
+            if let found = made[key] { return found }
+            if made.count >= TextService.maximumPrecomputers { made.removeAll() }
+            let precomputer = make()
+            made[key] = precomputer
+            return precomputer
+        }
     }
 
     /// Loads the fonts and the emoticon table.
@@ -42,16 +59,11 @@ public final class TextService: Sendable {
     }
 
     /// The precomputer for a cell style, with or without the emoticon table.
-    func precomputer(style: FeedCellStyle, emoticons useEmoticons: Bool) -> FeedPrecomputer {
-        let key = PrecomputerKey(style: style, emoticons: useEmoticons)
-        return precomputers.withLock { precomputers in
-            if let found = precomputers[key] { return found }
-            if precomputers.count >= Self.maximumPrecomputers { precomputers.removeAll() }
+    func precomputer(style: FeedCellStyle, emoticons useEmoticons: Bool) async -> FeedPrecomputer {
+        await precomputers.precomputer(style: style, emoticons: useEmoticons) {
             // Cells are measured, never laid out here: the shaped-text cache stays small.
-            let made = FeedPrecomputer(engine: engine, style: style, heightCache: heightCache, shapedTextLimit: 64,
-                                       emoticons: useEmoticons ? emoticons : .empty)
-            precomputers[key] = made
-            return made
+            FeedPrecomputer(engine: engine, style: style, heightCache: heightCache, shapedTextLimit: 64,
+                            emoticons: useEmoticons ? emoticons : .empty)
         }
     }
 

@@ -7,22 +7,22 @@ import Synchronization
 /// let generation = sentinel.increment()
 /// let isCancelled = { sentinel.value != generation }
 /// ```
-public final class Sentinel: Sendable {
+final class Sentinel: Sendable {
     private let counter = Atomic<Int>(0)
 
-    public init() {}
+    init() {}
 
     /// The current value.
-    public var value: Int { counter.load(ordering: .acquiring) }
+    var value: Int { counter.load(ordering: .acquiring) }
 
     /// Moves the counter on, making every earlier value stale.
     ///
     /// - Returns: the new value.
     @discardableResult
-    public func increment() -> Int {
+    func increment() -> Int {
         counter.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
     }
 
     /// Whether `value` is still the current value (the work that captured it is not cancelled).
-    public func isCurrent(_ value: Int) -> Bool { self.value == value }
+    func isCurrent(_ value: Int) -> Bool { self.value == value }
 }

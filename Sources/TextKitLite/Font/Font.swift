@@ -165,7 +165,7 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
 
     /// Where underlines and strikethroughs go at a point size, as the font's `post` and
     /// `OS/2` tables say.
-    public func decorationMetrics(size: Double) -> DecorationMetrics {
+    package func decorationMetrics(size: Double) -> DecorationMetrics {
         let scale = size / Double(unitsPerEm)
         return DecorationMetrics(underlineOffset: -Double(decorations.underline) * scale,
                                  underlineThickness: Double(decorations.underlineThickness) * scale,
@@ -209,7 +209,7 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: nil when the glyph has no layers (draw it as it is), and when a layer names
     ///   a palette entry the palette does not have (a damaged font: FreeType refuses such a
     ///   glyph too).
-    public func colorLayers(of glyph: UInt32) -> [ColorLayer]? {
+    package func colorLayers(of glyph: UInt32) -> [ColorLayer]? {
         guard hasColorLayers else { return nil }
         let records = harfBuzz.colorLayers(glyph)
         guard !records.isEmpty else { return nil }

@@ -31,9 +31,9 @@ extension FontMetrics {
 
 /// Where a font draws underlines and strikethroughs at one point size, in points: each
 /// stroke's centre below the baseline (negative: above) and its thickness.
-public struct DecorationMetrics: Sendable, Hashable {
-    public var underlineOffset: Double
-    public var underlineThickness: Double
-    public var strikethroughOffset: Double
-    public var strikethroughThickness: Double
+package struct DecorationMetrics: Sendable, Hashable {
+    package var underlineOffset: Double
+    package var underlineThickness: Double
+    package var strikethroughOffset: Double
+    package var strikethroughThickness: Double
 }

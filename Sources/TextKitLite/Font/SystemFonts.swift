@@ -7,17 +7,17 @@ import Foundation
 /// fontconfig's configuration is loaded once per process; every call into it is made under
 /// one lock (its thread safety varies between versions, and lookups are rare: their answers
 /// are cached here and in the chains that ask).
-public enum SystemFonts {
+package enum SystemFonts {
     /// A face of an installed font file.
-    public struct Face: Sendable, Hashable, CustomStringConvertible {
-        public let path: String
-        public let faceIndex: Int
+    package struct Face: Sendable, Hashable, CustomStringConvertible {
+        package let path: String
+        package let faceIndex: Int
         /// The family name fontconfig knows it by (its first).
-        public let family: String
+        package let family: String
 
         /// "PATH" or "PATH#INDEX", as `FontFallbackChain.load(specs:)` takes it.
-        public var spec: String { faceIndex == 0 ? path : "\(path)#\(faceIndex)" }
-        public var description: String { "\(family) (\(spec))" }
+        package var spec: String { faceIndex == 0 ? path : "\(path)#\(faceIndex)" }
+        package var description: String { "\(family) (\(spec))" }
     }
 
     /// Generic family names fontconfig resolves through its configuration ("sans-serif" →
@@ -28,7 +28,7 @@ public enum SystemFonts {
     /// fontconfig style ("Bold", "Italic", "Bold Italic"), nil when no installed family has
     /// that name or the family has no such style (fontconfig always answers with some font;
     /// an answer of another family, or of another style, is refused here).
-    public static func face(family: String, style: String? = nil) -> Face? {
+    package static func face(family: String, style: String? = nil) -> Face? {
         let key = family + ":" + (style ?? "")
         if let known = families.withLock({ $0[key] }) { return known }
         let face = fontconfig.withLock { state -> Face? in
@@ -54,7 +54,7 @@ public enum SystemFonts {
 
     /// The styles of an installed family's faces, as fontconfig names them ("Bold",
     /// "Regular"), sorted; empty for a family not installed (or a generic name such as "serif").
-    public static func styles(family: String) -> [String] {
+    package static func styles(family: String) -> [String] {
         fontconfig.withLock { state -> [String] in
             guard let config = state.config, let pattern = FcPatternCreate() else { return [] }
             defer { FcPatternDestroy(pattern) }
@@ -74,7 +74,7 @@ public enum SystemFonts {
 
     /// The installed font of `family` (see `face(family:style:)`), loaded; nil when no
     /// installed family has that name or its file does not load.
-    public static func font(family: String, style: String? = nil) -> Font? {
+    package static func font(family: String, style: String? = nil) -> Font? {
         face(family: family, style: style).flatMap { try? Font.load(path: $0.path, faceIndex: $0.faceIndex) }
     }
 

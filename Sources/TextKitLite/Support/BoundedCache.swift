@@ -277,10 +277,11 @@ struct ClockMap<Key: Hashable, Value> {
 /// A thread-safe cache bounded by entries and cost (`ClockMap`: entries not used lately go
 /// first), split into independently locked shards so that threads seldom wait for each other.
 ///
-/// Public, with its lookups `@inlinable`, so that other modules (the feed layer's caches)
-/// get it specialized for their keys: Swift 6.3 does not specialize `package` generics
-/// across modules, and an unspecialized lookup costs thousands of instructions.
-public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+/// `@usableFromInline` with its lookups `@inlinable`, so that the package's other modules
+/// (the feed layer's caches) get it specialized for their keys: an unspecialized lookup
+/// costs thousands of instructions. Swift 6.3 specializes a `package` class's `@inlinable`
+/// methods in another module only when the class itself is `@usableFromInline`.
+@usableFromInline package final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline let shards: [Locked<ClockMap<Key, Value>>]
     /// The bounds over all shards.
     let maxCount: Int
@@ -291,7 +292,7 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     ///   - maxCost: most total cost (bytes) held at once.
     ///   - shards: number of independently locked parts (rounded down to a power of two);
     ///     each gets an equal share of the bounds.
-    public init(maxCount: Int, maxCost: Int, shards: Int = 8) {
+    package init(maxCount: Int, maxCost: Int, shards: Int = 8) {
         // A power of two, so that a hash picks its shard with a mask, not a division.
         var n = 1
         while n * 2 <= max(1, min(shards, maxCount)) { n *= 2 }
@@ -308,13 +309,13 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// The cached value; `record: false` looks without counting a hit or miss.
     @inlinable
-    public func value(for key: Key, record: Bool = true) -> Value? {
+    package func value(for key: Key, record: Bool = true) -> Value? {
         let hash = key.hashValue  // once, for the shard and its table
         return withShard(hash) { $0.value(for: key, hash: hash, record: record) }
     }
 
     @inlinable
-    public func insert(_ value: Value, for key: Key, cost: Int) {
+    package func insert(_ value: Value, for key: Key, cost: Int) {
         let hash = key.hashValue
         withShard(hash) { $0.insert(value, for: key, hash: hash, cost: cost) }
     }
@@ -322,7 +323,7 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     /// What `extract` finds in the cached value: a hit when it finds something, else a
     /// miss (an entry holding part of what is asked for, such as a post at other widths).
     @inlinable
-    public func value<Part: Sendable>(for key: Key, _ extract: @Sendable (Value) -> Part?) -> Part? {
+    package func value<Part: Sendable>(for key: Key, _ extract: @Sendable (Value) -> Part?) -> Part? {
         let hash = key.hashValue
         return withShard(hash) { $0.value(for: key, hash: hash, extract) }
     }
@@ -331,7 +332,7 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     /// (nil when there is none), at the cost `merge` gives, under the shard's lock: merges
     /// of one key from several threads all take effect.
     @inlinable
-    public func merge(for key: Key, _ merge: @Sendable (Value?) -> (value: Value, cost: Int)) {
+    package func merge(for key: Key, _ merge: @Sendable (Value?) -> (value: Value, cost: Int)) {
         let hash = key.hashValue
         withShard(hash) { $0.merge(for: key, hash: hash, merge) }
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import TextKitLite
 import TextKitLiteFeed
 
@@ -17,7 +18,7 @@ final class Inbox: Sendable {
         case message(String)
     }
 
-    private let deliveries = Locked<[Delivery]>([])
+    private let deliveries = Mutex<[Delivery]>([])
     let arrival = DispatchSemaphore(value: 0)
 
     func append(_ delivery: Delivery) {
