@@ -98,7 +98,7 @@ public struct EdgeInsets: Sendable, Hashable, Codable {
     public static let zero = EdgeInsets()
 
     package var horizontal: Double { left + right }
-    var vertical: Double { top + bottom }
+    package var vertical: Double { top + bottom }
     package func isWithin(_ maximum: Double) -> Bool {
         func isValid(_ inset: Double) -> Bool { inset >= 0 && inset <= maximum }  // false for NaN
         return isValid(top) && isValid(left) && isValid(bottom) && isValid(right)  // no array made per check

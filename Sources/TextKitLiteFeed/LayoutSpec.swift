@@ -1,3 +1,6 @@
+import TextKitLite
+import TextKitLiteMedia
+
 /// A declarative layout tree in the spirit of Texture's layout specs (ASStackLayoutSpec,
 /// ASInsetLayoutSpec, ASRatioLayoutSpec, ASOverlayLayoutSpec, ASAbsoluteLayoutSpec): stacks,
 /// insets, ratios, overlays, absolute positions, boxes, pictures, backgrounds and text blocks.
@@ -159,12 +162,6 @@ public struct CellPicture: Sendable, Hashable, Codable {
         self.source = source
         self.shape = shape
     }
-}
-
-/// The outline a picture is cut to: its whole frame, or the ellipse inscribed in it (a
-/// circle in a square frame: an avatar) with an anti-aliased edge.
-public enum PictureShape: String, Sendable, Hashable, Codable {
-    case rectangle, circle
 }
 
 /// A stack of children along one axis.
