@@ -14,12 +14,13 @@ extension DisplayTask {
     ///   - options: scale, pixel format, background, size limit.
     ///   - willDisplay: called on the caller's side before the work starts.
     ///   - didDisplay: called on the callback queue with the outcome.
-    /// - Throws: `RenderError.invalidOption` for invalid render options. A cell over the size limit fails on the worker (`DisplayOutcome.error`).
+    /// - Throws: `RenderError.invalidOption` for invalid render options. A cell over the
+    ///   size limit fails on the worker (`DisplayTask.Outcome.error`).
     /// - Complexity: O(*n*) in the cell's elements to make; drawing is on the worker.
     public static func cell(
         _ cell: CellLayout, renderer: CellRenderer = CellRenderer(), options: RenderOptions = RenderOptions(),
         willDisplay: @escaping @Sendable (RenderTarget) -> Void = { _ in },
-        didDisplay: @escaping @Sendable (RenderTarget, DisplayOutcome) -> Void = { _, _ in }
+        didDisplay: @escaping @Sendable (RenderTarget, DisplayTask.Outcome) -> Void = { _, _ in }
     ) throws(RenderError) -> DisplayTask {
         try options.validate()
         return DisplayTask(

@@ -50,7 +50,7 @@ extension CellLayout {
 public struct CellHighlight: Sendable, Hashable {
     /// The id of the text element that shows it ("body", "quote", …).
     public var elementID: String
-    public var highlight: LayoutHighlight
+    public var highlight: TextLayout.Highlight
 }
 
 extension CellLayout {

@@ -234,7 +234,7 @@ public final class FeedPrecomputer: Sendable {
         try cell.spec(FeedCellSpec.Shape(post), post: post, rightToLeft: cell.isRightToLeft(post)) { field, options throws(LayoutError) in
             var options = options
             if let count = options.truncationToken?.utf16Count {
-                options.truncationToken?.setHighlights([TextHighlight(kind: .expand, value: post.id, range: 0..<count)])
+                options.truncationToken?.setHighlights([AttributedText.Highlight(kind: .expand, value: post.id, range: 0..<count)])
             }
             let (string, language) = field.content(of: post, style: style)
             return .text(id: field.rawValue, text: try shaped(field, string, language: language), options: options)

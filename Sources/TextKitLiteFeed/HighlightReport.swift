@@ -11,10 +11,10 @@ package struct HighlightReport: Sendable, Encodable {
     package var truncationToken: Bool?
 
     /// Reports of highlights of a layout (from `layout.highlights`, their rects moved or not).
-    package static func reports(_ highlights: [LayoutHighlight], in layout: TextLayout) -> [HighlightReport] {
+    package static func reports(_ highlights: [TextLayout.Highlight], in layout: TextLayout) -> [HighlightReport] {
         let token = layout.options.truncationToken ?? AttributedText("")
         // Scalar offsets of each text's highlights, in one pass over it (they are ascending).
-        func scalarRanges(of text: AttributedText, _ selected: [LayoutHighlight]) -> [[Int]] {
+        func scalarRanges(of text: AttributedText, _ selected: [TextLayout.Highlight]) -> [[Int]] {
             let bounds = text.scalarOffsets(utf16Offsets: selected.flatMap { [$0.highlight.range.lowerBound, $0.highlight.range.upperBound] })
             return selected.indices.map { [bounds[2 * $0], bounds[2 * $0 + 1]] }
         }

@@ -21,7 +21,7 @@ public enum OutputFile {
     ///   - format: PGM (gray levels), PPM or PNG.
     /// - Throws: `RenderError.cannotWrite` (the system's reason) or `.cannotEncode`; the
     ///   temporary file is removed.
-    public static func write(_ bitmap: Bitmap, to path: String, format: ImageFormat) throws(RenderError) {
+    public static func write(_ bitmap: Bitmap, to path: String, format: Bitmap.FileFormat) throws(RenderError) {
         switch destination(of: path) {
         case .replace(let target):
             let temporary = try createTemporary(beside: target)
@@ -81,7 +81,7 @@ public enum OutputFile {
     ///   - path: names the file in errors.
     ///   - format: PGM (gray levels), PPM or PNG.
     /// - Throws: `RenderError.cannotWrite` with the system's reason, `.cannotEncode`.
-    public static func write(_ bitmap: Bitmap, toDescriptor descriptor: Int32, path: String, format: ImageFormat) throws(RenderError) {
+    public static func write(_ bitmap: Bitmap, toDescriptor descriptor: Int32, path: String, format: Bitmap.FileFormat) throws(RenderError) {
         for part in try bitmap.fileParts(format, path: path) {
             let failure = part.withUnsafeBytes { bytes -> Int32? in
                 var offset = 0

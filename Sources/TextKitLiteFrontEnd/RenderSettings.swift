@@ -44,9 +44,9 @@ public struct RenderSettings: Sendable, Hashable {
     public var debug = false
     public var maxPixels = RenderOptions.defaultMaxPixels
     /// Ink past the layout box: drawn (the image grows) or cut.
-    public var inkOverflow: InkOverflow = .include
+    public var inkOverflow: RenderOptions.InkOverflow = .include
     /// The bitmap's pixel format: premultiplied RGBA (color) by default, or 8-bit gray.
-    public var format: PixelFormat = .rgba8
+    public var format: Bitmap.PixelFormat = .rgba8
     /// The text's color.
     public var color: Color = .black
     /// The image's background.

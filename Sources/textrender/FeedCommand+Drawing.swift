@@ -15,7 +15,7 @@ extension FeedCommand {
         let renderer: CellRenderer
         let options: RenderOptions
         let width: Double
-        let format: ImageFormat
+        let format: Bitmap.FileFormat
         let output: FeedOutput
         /// Each layouts.jsonl line holds the whole drawable cell (`--layouts full`).
         let fullLayouts: Bool

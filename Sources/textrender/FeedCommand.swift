@@ -43,7 +43,7 @@ struct FeedCommand: ParsableCommand {
     var scale: Double = 2
 
     @Option(help: "Cell image format: png (color: RGB), ppm (color) or pgm (8-bit gray). Default: png, or pgm with --gray.")
-    var format: ImageFormat?
+    var format: Bitmap.FileFormat?
 
     @Option(help: "Cell colors: light (dark text on white, blue links), dark, or gray (gray levels, URLs underlined: the --gray default).")
     var theme: String?
@@ -86,7 +86,7 @@ struct FeedCommand: ParsableCommand {
     }
 
     /// The image format: --format, else png in color and pgm with --gray.
-    var imageFormat: ImageFormat { format ?? (gray ? .pgm : .png) }
+    var imageFormat: Bitmap.FileFormat { format ?? (gray ? .pgm : .png) }
 
     func run() throws {
         let theme = try cellTheme()
@@ -108,7 +108,7 @@ struct FeedCommand: ParsableCommand {
     private func render(_ reader: FeedReader, with precomputer: FeedPrecomputer, media: FeedMedia, into output: FeedOutput) throws {
         let layouts = try output.createTemporaryFile(beside: output.layoutsPath)
         var writer = JSONLinesWriter(file: FileHandle(fileDescriptor: layouts.descriptor, closeOnDealloc: true), name: output.layoutsPath)
-        let pixelFormat: PixelFormat = gray || imageFormat == .pgm ? .gray8 : .rgba8
+        let pixelFormat: Bitmap.PixelFormat = gray || imageFormat == .pgm ? .gray8 : .rgba8
         let options = RenderOptions(scale: scale, format: pixelFormat, background: precomputer.style.theme.background, maxPixels: maxPixels)
         let drawer = CellDrawer(precomputer: precomputer, renderer: CellRenderer(pictures: media), options: options,
                                 width: feed.width, format: imageFormat, output: output, fullLayouts: layoutsMode == .full)

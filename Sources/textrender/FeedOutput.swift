@@ -71,7 +71,7 @@ final class FeedOutput: Sendable {
     ///
     /// - Returns: the temporary file's path, for `commit`.
     /// - Throws: `RenderError.cannotWrite` (disk full, say); nothing is left behind.
-    func writeTemporary(_ bitmap: Bitmap, format: ImageFormat, beside finalPath: String) throws(RenderError) -> String {
+    func writeTemporary(_ bitmap: Bitmap, format: Bitmap.FileFormat, beside finalPath: String) throws(RenderError) -> String {
         let file = try createTemporaryFile(beside: finalPath)
         do throws(RenderError) {
             defer { close(file.descriptor) }

@@ -6,7 +6,7 @@ import TextKitLiteFrontEnd
 import TextKitLiteFeed
 
 extension TextAlignment: ExpressibleByArgument {}
-extension ImageFormat: ExpressibleByArgument {}
+extension Bitmap.FileFormat: ExpressibleByArgument {}
 extension TruncationMode: ExpressibleByArgument {}
 extension ParagraphDirection: ExpressibleByArgument {}
 extension Color: ExpressibleByArgument {
@@ -77,7 +77,7 @@ struct RenderCommand: ParsableCommand {
     var output: String?
 
     @Option(help: "Image format: png, ppm or pgm (default: from the --output file name).")
-    var format: ImageFormat?
+    var format: Bitmap.FileFormat?
 
     @Flag(help: "Draw in 8-bit gray (colors as their gray levels): a gray PNG, as PGM always is.")
     var gray = false
@@ -169,13 +169,13 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// The image format: --format, else the --output file name's extension.
-    func imageFormat() throws -> ImageFormat? {
+    func imageFormat() throws -> Bitmap.FileFormat? {
         guard let output else { return format }
         if output == "-" {
             guard let format else { throw ValidationError("--output - needs --format png, ppm or pgm") }
             return format
         }
-        let named = ImageFormat(path: output)
+        let named = Bitmap.FileFormat(path: output)
         guard let chosen = format ?? named else {
             throw ValidationError("--output \(output): the file name must end in .png, .ppm or .pgm (or give --format)")
         }
@@ -324,19 +324,19 @@ struct RenderCommand: ParsableCommand {
 /// What `renderAsynchronously` waits for: the lines drawn so far and the display's outcome.
 private final class AsyncRenderProgress: Sendable {
     private let lines = Atomic<Int>(0)
-    private let outcome = Locked<DisplayOutcome?>(nil)
+    private let outcome = Locked<DisplayTask.Outcome?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 
     func lineDrawn() { lines.add(1, ordering: .relaxed) }
     var linesDrawn: Int { lines.load(ordering: .relaxed) }
 
-    func finish(_ result: DisplayOutcome) {
+    func finish(_ result: DisplayTask.Outcome) {
         outcome.withLock { $0 = result }
         finished.signal()
     }
 
     /// Blocks until `finish` (called on the engine's callback queue, not this thread).
-    func wait() -> DisplayOutcome {
+    func wait() -> DisplayTask.Outcome {
         finished.wait()
         return outcome.withLock { $0! }
     }

@@ -26,7 +26,7 @@ import TextKitLite
         #expect(tapped?.highlight.kind == .mention)
 
         var token = AttributedText("…全文", style: TextStyle(size: 17, ink: 70))
-        token.setHighlights([TextHighlight(kind: .expand, value: "post-42", range: 0..<3)])
+        token.setHighlights([AttributedText.Highlight(kind: .expand, value: "post-42", range: 0..<3)])
         let cut = try engine.layout(post, options: LayoutOptions(width: 80, maxLines: 1, truncationToken: token))
         let expand = cut.highlights.first { $0.isInTruncationToken }
         #expect(expand?.highlight.value == "post-42")

@@ -12,7 +12,7 @@ import Testing
         let engine = AsyncRenderer(pool: pool, callbackQueue: callbacks)
         let target = RenderTarget(name: "cell")
         let lines = Recorder<Int>()
-        let outcomes = Recorder<DisplayOutcome>()
+        let outcomes = Recorder<DisplayTask.Outcome>()
         let reported = Latch(1)
         let task = try DisplayTask.text(
             layout,
@@ -130,7 +130,7 @@ import Testing
         let layout = try AsyncFixtures.lines(2)
         let engine = AsyncRenderer(pool: RenderQueuePool(workerCount: 1), callbackQueue: DispatchQueue(label: "test"))
         let target = RenderTarget()
-        let outcomes = Recorder<DisplayOutcome>()
+        let outcomes = Recorder<DisplayTask.Outcome>()
         let reported = Latch(1)
         let task = try DisplayTask.text(layout, options: RenderOptions(maxPixels: 10), didDisplay: { _, outcome in
             outcomes.append(outcome)

@@ -72,7 +72,7 @@ enum AsyncFixtures {
     }
 
     /// Returns once a job submitted now has run (with one worker: once earlier jobs are done).
-    static func flush(_ pool: RenderQueuePool, priority: RenderPriority = .prefetch) async {
+    static func flush(_ pool: RenderQueuePool, priority: RenderQueuePool.Priority = .prefetch) async {
         await withCheckedContinuation { continuation in pool.submit(priority: priority) { continuation.resume() } }
     }
 }

@@ -15,7 +15,7 @@ import Testing
         // Work finished by the members that are not cancelled, as seen by each report.
         let drawn = Atomic<Int>(0)
         let reports = Recorder<(index: Int, finished: Bool, drawnBefore: Int)>()
-        let commits = Recorder<[DisplayOutcome]>()
+        let commits = Recorder<[DisplayTask.Outcome]>()
         let committed = Latch(1)
 
         let transaction = engine.makeTransaction()

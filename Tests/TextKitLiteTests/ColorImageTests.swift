@@ -243,7 +243,7 @@ import Testing
             let gray = (0..<w * h).map { _ in UInt8.random(in: 0...255, using: &random) }
             let rgb = trial % 2 == 0 ? (0..<3 * w * h).map { _ in UInt8.random(in: 0...255, using: &random) } : nil
             let image = GrayImage(width: w, height: h, gray: gray, alpha: alpha, rgb: rgb)
-            for format in [PixelFormat.gray8, .rgba8] {
+            for format in [Bitmap.PixelFormat.gray8, .rgba8] {
                 let background = Color(red: .random(in: 0...255), green: .random(in: 0...255), blue: .random(in: 0...255),
                                        alpha: Bool.random(using: &random) ? 255 : .random(in: 0...255))
                 guard var a = try? Bitmap(width: 8, height: 8, format: format, background: background) else { continue }

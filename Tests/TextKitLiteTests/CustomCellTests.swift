@@ -209,7 +209,7 @@ import TextKitLiteMedia
         let media = Self.media()
         let pool = RenderQueuePool(workerCount: 1)
         let callbacks = DispatchQueue(label: "test.cells")
-        let outcomes = Recorder<DisplayOutcome>()
+        let outcomes = Recorder<DisplayTask.Outcome>()
         let reported = Latch(1)
         let task = try DisplayTask.cell(cell, renderer: CellRenderer(pictures: CancellingSource(media: media, target: target)),
                                         options: RenderOptions(scale: 2), didDisplay: { _, outcome in

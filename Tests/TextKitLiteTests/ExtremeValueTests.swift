@@ -104,7 +104,7 @@ import TextKitLiteFeed
         _ = layout.highlight(at: c.point, margin: 4)
         _ = layout.inkBounds
         // Rendering: a bitmap, or the renderer's own refusal (options, pixel limit, memory).
-        for overflow in [InkOverflow.include, .clip] {
+        for overflow in [RenderOptions.InkOverflow.include, .clip] {
             var options = c.render
             options.inkOverflow = overflow
             // A typed throw: a refusal can only be a `RenderError`.

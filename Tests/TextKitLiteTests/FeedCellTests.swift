@@ -69,7 +69,7 @@ import Testing
         #expect(body.isTruncated && cell.isTruncated)
         let tokenRuns = body.lines.last!.runs.filter { $0.isTruncationToken }
         #expect(!tokenRuns.isEmpty)
-        let expand = TextHighlight(kind: .expand, value: "42", range: 0..<3)
+        let expand = AttributedText.Highlight(kind: .expand, value: "42", range: 0..<3)
         #expect(body.highlights.filter(\.isInTruncationToken).map(\.highlight) == [expand])
         // A token shaped for one post and taken from the engine's token cache for the next
         // keeps each post's own highlight.

@@ -94,8 +94,8 @@ import Testing
 
         // setHighlights clamps, sorts and drops empty and overlapping ranges.
         var manual = AttributedText("0123456789")
-        manual.setHighlights([TextHighlight(kind: .url, value: "u", range: 8..<20), TextHighlight(kind: .mention, value: "m", range: 1..<3),
-                              TextHighlight(kind: .topic, value: "t", range: 2..<5), TextHighlight(kind: .hashtag, value: "h", range: 4..<4)])
+        manual.setHighlights([AttributedText.Highlight(kind: .url, value: "u", range: 8..<20), AttributedText.Highlight(kind: .mention, value: "m", range: 1..<3),
+                              AttributedText.Highlight(kind: .topic, value: "t", range: 2..<5), AttributedText.Highlight(kind: .hashtag, value: "h", range: 4..<4)])
         #expect(manual.highlights.map(\.range) == [1..<3, 8..<10])
         #expect(manual != AttributedText("0123456789"))
 

@@ -162,14 +162,14 @@ import Testing
     @Test(arguments: [TruncationMode.end, .start, .middle])
     func truncationTokenHitsExpand(_ mode: TruncationMode) throws {
         var token = AttributedText("…更多", style: TextStyle(size: 15, ink: 80))
-        token.setHighlights([TextHighlight(kind: .expand, value: "post-7", range: 0..<3)])
+        token.setHighlights([AttributedText.Highlight(kind: .expand, value: "post-7", range: 0..<3)])
         let text = Highlighter().attributed("@someone wrote a long line of text that never fits in the box, see https://example.com/x",
                                             style: TextStyle(size: 15), highlightStyle: HighlightStyle())
         let layout = try Fixtures.engine.layout(text, options: LayoutOptions(width: 200, maxLines: 1, truncation: mode, truncationToken: token))
         let line = layout.lines[0]
         #expect(layout.isTruncated)
         let expand = try #require(layout.highlights.first { $0.isInTruncationToken })
-        #expect(expand.highlight == TextHighlight(kind: .expand, value: "post-7", range: 0..<3))
+        #expect(expand.highlight == AttributedText.Highlight(kind: .expand, value: "post-7", range: 0..<3))
         // One rect over the token's runs ("…" and "更多" come from two fonts).
         let tokenRuns = line.runs.filter(\.isTruncationToken)
         let tokenLeft = tokenRuns.map(\.x).min()!, tokenRight = tokenRuns.map { $0.x + $0.width }.max()!
@@ -196,7 +196,7 @@ import Testing
     /// The centre of every highlight rect hits that highlight, in sample feed cells.
     @Test func centreOfEveryHighlightRectHitsIt() throws {
         let precomputer = FeedPrecomputer(engine: TextEngine(fonts: Fixtures.engine.fonts))
-        var checked = 0, kinds: Set<TextHighlight.Kind> = []
+        var checked = 0, kinds: Set<AttributedText.Highlight.Kind> = []
         for post in SampleFeed.posts(count: 300) {
             let cell = try precomputer.layout(post, width: 375)
             for highlight in cell.highlights {
@@ -233,7 +233,7 @@ import Testing
         #expect(cell.highlight(at: above) == nil)
         #expect(cell.highlight(at: above, margin: 1) == mention)
         let expand = try #require(cell.highlights.first { $0.highlight.isInTruncationToken })
-        #expect(expand.highlight.highlight == TextHighlight(kind: .expand, value: "42", range: 0..<3))
+        #expect(expand.highlight.highlight == AttributedText.Highlight(kind: .expand, value: "42", range: 0..<3))
         #expect(cell.highlight(at: centre(expand.highlight.rects[0]))?.highlight.highlight.kind == .expand)
     }
 
@@ -249,7 +249,7 @@ import Testing
         #expect(cell.element(at: Point(x: 32, y: 32))?.id == "author")
         #expect(cell.element(at: Point(x: 374, y: 1)) == nil)
         let body = try #require(cell.element("body"))
-        var kinds: [TextHighlight.Kind] = []
+        var kinds: [AttributedText.Highlight.Kind] = []
         for highlight in cell.highlights {
             kinds.append(highlight.highlight.highlight.kind)
             for rect in highlight.highlight.rects {

@@ -157,7 +157,7 @@ import Testing
                 let viaAsync = try await renderer.render(layout, options: options)
                 #expect(viaAsync == sync.bitmap, "\(c.name)")
                 let target = RenderTarget(name: "ink")
-                let outcome: DisplayOutcome = await withCheckedContinuation { continuation in
+                let outcome: DisplayTask.Outcome = await withCheckedContinuation { continuation in
                     do {
                         renderer.display(try DisplayTask.text(layout, options: options, didDisplay: { _, outcome in
                             continuation.resume(returning: outcome)
@@ -172,7 +172,7 @@ import Testing
                 var task = try DisplayTask.text(layout, options: options)
                 let draw = task.display
                 task.display = { bitmap, isCancelled in draw(&bitmap, isCancelled) }
-                let wrapped: DisplayOutcome = await withCheckedContinuation { continuation in
+                let wrapped: DisplayTask.Outcome = await withCheckedContinuation { continuation in
                     task.didDisplay = { _, outcome in continuation.resume(returning: outcome) }
                     renderer.display(task, on: target)
                 }
@@ -186,7 +186,7 @@ import Testing
         let renderer = AsyncRenderer(inlineGlyphLimit: 0)
         var task = try DisplayTask.text(layout)
         task.height += 0  // set: the bitmap is width × height, the layout at its origin
-        let outcome: DisplayOutcome = await withCheckedContinuation { continuation in
+        let outcome: DisplayTask.Outcome = await withCheckedContinuation { continuation in
             task.didDisplay = { _, outcome in continuation.resume(returning: outcome) }
             renderer.display(task, on: RenderTarget(name: "sized"))
         }

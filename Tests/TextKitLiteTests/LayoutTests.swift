@@ -110,7 +110,7 @@ import Testing
 
     @Test func customTokenFitsAtTheEndOfTheLastLine() throws {
         var token = AttributedText("…全文", style: TextStyle(size: 17, ink: 80))
-        token.setHighlights([TextHighlight(kind: .expand, value: "more", range: 0..<3)])
+        token.setHighlights([AttributedText.Highlight(kind: .expand, value: "more", range: 0..<3)])
         for width in [120.0, 160, 210, 333] {
             let layout = try Fixtures.layout(Self.samples[1] + Self.samples[0], size: 17,
                                              LayoutOptions(width: width, maxLines: 3, truncationToken: token))
@@ -122,7 +122,7 @@ import Testing
             #expect(tokenRuns.count == 1)
             #expect(tokenRuns.allSatisfy { $0.font == Fixtures.cjk })
             #expect(tokenRuns.allSatisfy { $0.style.ink == 80 })
-            #expect(layout.highlights.map(\.highlight) == [TextHighlight(kind: .expand, value: "more", range: 0..<3)])
+            #expect(layout.highlights.map(\.highlight) == [AttributedText.Highlight(kind: .expand, value: "more", range: 0..<3)])
             let kept = String(decoding: layout.text.utf16[last.range], as: UTF16.self)
             let lastScalar = kept.unicodeScalars.last!
             #expect(!lastScalar.properties.isWhitespace)

@@ -7,7 +7,7 @@ public enum OneScaleWorkloads {
     public static let scale = 1.0
 
     /// Drawing at 1× in `format`, on the default theme's background.
-    static func options(_ format: PixelFormat) -> RenderOptions {
+    static func options(_ format: Bitmap.PixelFormat) -> RenderOptions {
         RenderOptions(scale: scale, format: format, background: FeedCellStyle().theme.background)
     }
 
@@ -26,7 +26,7 @@ public enum OneScaleWorkloads {
     /// feed --scale 1` does before writing the file.
     ///
     /// - Returns: a checksum of the bitmaps.
-    public static func layoutAndDraw(_ posts: [FeedPost], engine: TextEngine, renderer: CellRenderer, format: PixelFormat = .gray8) -> Int {
+    public static func layoutAndDraw(_ posts: [FeedPost], engine: TextEngine, renderer: CellRenderer, format: Bitmap.PixelFormat = .gray8) -> Int {
         let precomputer = Feed.precomputer(engine)
         let options = options(format)
         var checksum = 0
@@ -72,7 +72,7 @@ public enum OneScaleWorkloads {
     ///
     /// - Returns: a checksum of the bitmaps.
     public static func layoutAndDrawBodies(_ bodies: [AttributedText], engine: TextEngine, renderer: TextRenderer,
-                                           format: PixelFormat = .gray8) -> Int {
+                                           format: Bitmap.PixelFormat = .gray8) -> Int {
         let options = options(format)
         var checksum = 0
         for body in bodies {
@@ -88,7 +88,7 @@ public enum OneScaleWorkloads {
     }
 
     /// Drawing alone: `renderer` draws precomputed 1× cells.
-    public static func draw(_ cells: [CellLayout], renderer: CellRenderer, format: PixelFormat = .gray8) -> Int {
+    public static func draw(_ cells: [CellLayout], renderer: CellRenderer, format: Bitmap.PixelFormat = .gray8) -> Int {
         let options = options(format)
         var checksum = 0
         for cell in cells {

@@ -137,7 +137,7 @@ public enum Invariants {
         guard let bitmap = checkExactBoxRender(layout, renderer: renderer, options: exactBox) else { return nil }
         var grownOptions = options
         grownOptions.inkOverflow = .include
-        let grown: RenderOutcome
+        let grown: TextRenderer.Outcome
         do {
             grown = try renderer.render(layout, options: grownOptions)
         } catch .bitmapTooLarge(let width, let height, let limit) {

@@ -15,7 +15,7 @@ extension AsyncRenderer {
     /// - Throws: `CancellationError` when the task was cancelled before the last line was
     ///   drawn; `RenderError` for invalid options or a bitmap over the size limit.
     public func render(
-        _ layout: TextLayout, options: RenderOptions = RenderOptions(), priority: RenderPriority = .visible,
+        _ layout: TextLayout, options: RenderOptions = RenderOptions(), priority: RenderQueuePool.Priority = .visible,
         lineDrawn: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws -> Bitmap {
         try Task.checkCancellation()
@@ -63,7 +63,7 @@ extension AsyncRenderer {
     /// - Throws: `CancellationError` when the task was cancelled (every unfinished render stops
     ///   before its next line); the first `RenderError` otherwise, after cancelling the rest.
     public func render(
-        _ layouts: [TextLayout], options: RenderOptions = RenderOptions(), priority: RenderPriority = .visible
+        _ layouts: [TextLayout], options: RenderOptions = RenderOptions(), priority: RenderQueuePool.Priority = .visible
     ) async throws -> [Bitmap] {
         try Task.checkCancellation()
         try options.validate()

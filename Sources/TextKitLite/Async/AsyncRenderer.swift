@@ -53,7 +53,7 @@ public final class AsyncRenderer: Sendable {
     ///   - task: what to draw and whom to tell.
     ///   - target: the target whose contents the result replaces.
     ///   - priority: visible work starts before prefetch work.
-    public func display(_ task: DisplayTask, on target: RenderTarget, priority: RenderPriority = .visible) {
+    public func display(_ task: DisplayTask, on target: RenderTarget, priority: RenderQueuePool.Priority = .visible) {
         let queue = callbackQueue
         let generation = target.begin { generation, work in
             queue.async { task.didDisplay(target, target.commit(generation, work)) }
@@ -74,7 +74,7 @@ public final class AsyncRenderer: Sendable {
     /// - Returns: the outcome, also handed to `didDisplay`; not finished if another request or
     ///   `cancel()` superseded this one while it drew.
     @discardableResult
-    public func displaySynchronously(_ task: DisplayTask, on target: RenderTarget) -> DisplayOutcome {
+    public func displaySynchronously(_ task: DisplayTask, on target: RenderTarget) -> DisplayTask.Outcome {
         let generation = target.begin(report: nil)
         task.willDisplay(target)
         let work = task.perform { !target.sentinel.isCurrent(generation) }
@@ -89,7 +89,7 @@ public final class AsyncRenderer: Sendable {
     }
 
     /// Calls `willDisplay` and queues the drawing part of a begun request on the pool.
-    func schedule(_ task: DisplayTask, on target: RenderTarget, generation: Int, priority: RenderPriority) {
+    func schedule(_ task: DisplayTask, on target: RenderTarget, generation: Int, priority: RenderQueuePool.Priority) {
         task.willDisplay(target)
         pool.submit(priority: priority) {
             let work = task.perform { !target.sentinel.isCurrent(generation) }

@@ -12,7 +12,7 @@ public struct DisplayTask: Sendable {
     /// Bitmap height in pixels (a text task's: its layout's box; see `text`).
     public var height: Int { didSet { textFrame = nil } }
     /// The bitmap's pixel format.
-    public var format: PixelFormat
+    public var format: Bitmap.PixelFormat
     /// The color the bitmap is filled with before `display` draws.
     public var background: Color
     /// A bitmap with more pixels fails with `RenderError.bitmapTooLarge`.
@@ -23,7 +23,7 @@ public struct DisplayTask: Sendable {
     /// display). The second argument tells whether the work has been superseded.
     public var display: @Sendable (_ bitmap: inout Bitmap, _ isCancelled: () -> Bool) -> Void
     /// Called on the callback queue once per request, with the outcome.
-    public var didDisplay: @Sendable (RenderTarget, DisplayOutcome) -> Void
+    public var didDisplay: @Sendable (RenderTarget, Outcome) -> Void
     /// A text task's bitmap, found on the worker: its box grown by the ink outside it
     /// (`TextRenderer.frame`), in the box's pixel coordinates. nil: `width × height` at the
     /// origin (any other task, or a text task whose size was set).
@@ -41,10 +41,10 @@ public struct DisplayTask: Sendable {
     ///   - display: draws into the bitmap, checking `isCancelled`.
     ///   - didDisplay: called on the callback queue with the outcome.
     public init(
-        width: Int, height: Int, format: PixelFormat = .gray8, background: Color = .white, maxPixels: Int = RenderOptions.defaultMaxPixels,
+        width: Int, height: Int, format: Bitmap.PixelFormat = .gray8, background: Color = .white, maxPixels: Int = RenderOptions.defaultMaxPixels,
         willDisplay: @escaping @Sendable (RenderTarget) -> Void = { _ in },
         display: @escaping @Sendable (_ bitmap: inout Bitmap, _ isCancelled: () -> Bool) -> Void,
-        didDisplay: @escaping @Sendable (RenderTarget, DisplayOutcome) -> Void = { _, _ in }
+        didDisplay: @escaping @Sendable (RenderTarget, Outcome) -> Void = { _, _ in }
     ) {
         self.width = width
         self.height = height
@@ -59,7 +59,7 @@ public struct DisplayTask: Sendable {
     /// A task that draws a text layout, as `TextRenderer.render` does (same pixels, same
     /// bitmap size): `width` and `height` are the layout's box at `options.scale`, and the
     /// bitmap grows to the ink outside it on the worker unless `options.inkOverflow` is
-    /// `.clip` (`DisplayOutcome.originX`, `originY` tell where the layout's origin lies).
+    /// `.clip` (`Outcome.originX`, `originY` tell where the layout's origin lies).
     /// Setting `width` or `height` draws into a bitmap of exactly that size instead; a
     /// `display` wrapping the task's own keeps the grown bitmap.
     ///
@@ -75,7 +75,7 @@ public struct DisplayTask: Sendable {
         _ layout: TextLayout, options: RenderOptions = RenderOptions(), renderer: TextRenderer = TextRenderer(),
         lineDrawn: @escaping @Sendable (Int) -> Void = { _ in },
         willDisplay: @escaping @Sendable (RenderTarget) -> Void = { _ in },
-        didDisplay: @escaping @Sendable (RenderTarget, DisplayOutcome) -> Void = { _, _ in }
+        didDisplay: @escaping @Sendable (RenderTarget, Outcome) -> Void = { _, _ in }
     ) throws(RenderError) -> DisplayTask {
         try options.validate()
         let box = renderer.box(of: layout, options: options)
@@ -112,32 +112,34 @@ public struct DisplayTask: Sendable {
     }
 }
 
-/// How a display request ended, as reported to `didDisplay`.
-public struct DisplayOutcome: Sendable {
-    /// The new contents; nil unless the request finished.
-    public let bitmap: Bitmap?
-    /// Why the request failed (the bitmap could not be made); nil when it finished or was cancelled.
-    public let error: RenderError?
-    /// Where the layout's origin lies in the bitmap, in pixels from its left and top edges:
-    /// 0 unless a text task's ink overflows its box to the left or above (see `DisplayTask.text`).
-    public let originX: Int
-    public let originY: Int
+extension DisplayTask {
+    /// How a display request ended, as reported to `didDisplay`.
+    public struct Outcome: Sendable {
+        /// The new contents; nil unless the request finished.
+        public let bitmap: Bitmap?
+        /// Why the request failed (the bitmap could not be made); nil when it finished or was cancelled.
+        public let error: RenderError?
+        /// Where the layout's origin lies in the bitmap, in pixels from its left and top edges:
+        /// 0 unless a text task's ink overflows its box to the left or above (see `DisplayTask.text`).
+        public let originX: Int
+        public let originY: Int
 
-    init(bitmap: Bitmap?, error: RenderError?, originX: Int = 0, originY: Int = 0) {
-        self.bitmap = bitmap
-        self.error = error
-        self.originX = originX
-        self.originY = originY
+        init(bitmap: Bitmap?, error: RenderError?, originX: Int = 0, originY: Int = 0) {
+            self.bitmap = bitmap
+            self.error = error
+            self.originX = originX
+            self.originY = originY
+        }
+
+        /// True when the request finished and its bitmap became the target's contents; false when
+        /// it was cancelled (superseded, or the target was cancelled) or failed.
+        public var finished: Bool { bitmap != nil }
+
+        /// True when the request was cancelled rather than failed.
+        public var isCancelled: Bool { bitmap == nil && error == nil }
+
+        static let cancelled = Outcome(bitmap: nil, error: nil)
     }
-
-    /// True when the request finished and its bitmap became the target's contents; false when
-    /// it was cancelled (superseded, or the target was cancelled) or failed.
-    public var finished: Bool { bitmap != nil }
-
-    /// True when the request was cancelled rather than failed.
-    public var isCancelled: Bool { bitmap == nil && error == nil }
-
-    static let cancelled = DisplayOutcome(bitmap: nil, error: nil)
 }
 
 /// What the background part of a request produced, before the commit on the callback queue.

@@ -20,7 +20,7 @@ public enum OrderedParallelMap {
     /// caches, say) are released on the calling thread when the caller lets go of them,
     /// never later on a worker, where freeing them would take a core from whatever runs next.
     public static func run<Input: Sequence, Output: Sendable>(
-        _ input: Input, pool: RenderQueuePool, priority: RenderPriority = .visible, window: Int,
+        _ input: Input, pool: RenderQueuePool, priority: RenderQueuePool.Priority = .visible, window: Int,
         transform: @escaping @Sendable (Input.Element) -> Output, consume: (Output) -> Void
     ) where Input.Element: Sendable {
         // The jobs reach the transform through an unretained reference to a context this
@@ -94,7 +94,7 @@ extension OrderedParallelMap {
     /// Honours task cancellation (the stream throws `CancellationError`) between elements; a
     /// `transform` error ends the stream with that error.
     public static func stream<Input: AsyncSequence & Sendable, Output: Sendable>(
-        _ input: Input, pool: RenderQueuePool, priority: RenderPriority = .visible, window: Int,
+        _ input: Input, pool: RenderQueuePool, priority: RenderQueuePool.Priority = .visible, window: Int,
         transform: @escaping @Sendable (Input.Element) throws -> Output
     ) -> AsyncThrowingStream<Output, Error> where Input.Element: Sendable {
         let window = max(1, window)

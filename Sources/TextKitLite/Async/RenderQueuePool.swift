@@ -2,15 +2,17 @@ import DequeModule
 import Dispatch
 import Foundation
 
-/// How urgently a render is wanted. Pending visible work always starts before pending
-/// prefetch work; within one priority, jobs start in submission order.
-public enum RenderPriority: Int, Sendable, Hashable, Comparable, CaseIterable {
-    /// Content that may be needed soon (cells about to scroll in).
-    case prefetch = 0
-    /// Content on screen now.
-    case visible = 1
+extension RenderQueuePool {
+    /// How urgently a render is wanted. Pending visible work always starts before pending
+    /// prefetch work; within one priority, jobs start in submission order.
+    public enum Priority: Int, Sendable, Hashable, Comparable, CaseIterable {
+        /// Content that may be needed soon (cells about to scroll in).
+        case prefetch = 0
+        /// Content on screen now.
+        case visible = 1
 
-    public static func < (lhs: RenderPriority, rhs: RenderPriority) -> Bool { lhs.rawValue < rhs.rawValue }
+        public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
 }
 
 /// A fixed set of serial worker queues that run render jobs, as YYDispatchQueuePool does:
@@ -33,14 +35,14 @@ public final class RenderQueuePool: Sendable {
     private let state: Locked<State>
 
     private struct State {
-        /// Pending jobs per priority (indexed by `RenderPriority.rawValue`).
-        var pending: [Deque<Job>] = RenderPriority.allCases.map { _ in Deque() }
+        /// Pending jobs per priority (indexed by `Priority.rawValue`).
+        var pending: [Deque<Job>] = Priority.allCases.map { _ in Deque() }
         /// Workers with no job to run.
         var idle: [Int]
 
         /// Takes the oldest job of the highest priority that has one.
         mutating func next() -> Job? {
-            for priority in RenderPriority.allCases.reversed() {
+            for priority in Priority.allCases.reversed() {
                 if let job = pending[priority.rawValue].popFirst() { return job }
             }
             return nil
@@ -69,7 +71,7 @@ public final class RenderQueuePool: Sendable {
     ///   - priority: visible jobs start before prefetch jobs.
     ///   - job: the work, run on one of the pool's workers.
     /// - Complexity: O(1) amortized.
-    public func submit(priority: RenderPriority = .visible, _ job: @escaping Job) {
+    public func submit(priority: Priority = .visible, _ job: @escaping Job) {
         let worker: Int? = state.withLock { state in
             state.pending[priority.rawValue].append(job)
             return state.idle.popLast()

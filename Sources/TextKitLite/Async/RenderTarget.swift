@@ -79,15 +79,15 @@ public final class RenderTarget: Sendable, Identifiable, CustomStringConvertible
     /// request is still the current one; otherwise the request is reported cancelled.
     ///
     /// - Returns: the outcome to hand to `didDisplay`.
-    func commit(_ generation: Int, _ work: DisplayWork) -> DisplayOutcome {
+    func commit(_ generation: Int, _ work: DisplayWork) -> DisplayTask.Outcome {
         switch work {
         case .cancelled: return .cancelled
-        case .failed(let error): return DisplayOutcome(bitmap: nil, error: error)
+        case .failed(let error): return DisplayTask.Outcome(bitmap: nil, error: error)
         case .drawn(let bitmap, let originX, let originY):
             return state.withLock { state in
                 guard sentinel.isCurrent(generation) else { return .cancelled }
                 state.contents = bitmap
-                return DisplayOutcome(bitmap: bitmap, error: nil, originX: originX, originY: originY)
+                return DisplayTask.Outcome(bitmap: bitmap, error: nil, originX: originX, originY: originY)
             }
         }
     }

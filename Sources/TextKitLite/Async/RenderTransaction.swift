@@ -14,7 +14,7 @@ public final class RenderTransaction: Sendable {
 
     private struct Member {
         let target: RenderTarget
-        let didDisplay: @Sendable (RenderTarget, DisplayOutcome) -> Void
+        let didDisplay: @Sendable (RenderTarget, DisplayTask.Outcome) -> Void
         var generation = 0
         var work: DisplayWork?
     }
@@ -23,12 +23,12 @@ public final class RenderTransaction: Sendable {
         var members: [Member] = []
         /// Members whose background part has not been reported yet.
         var outstanding = 0
-        var completion: (@Sendable ([DisplayOutcome]) -> Void)?
+        var completion: (@Sendable ([DisplayTask.Outcome]) -> Void)?
         var isSealed = false
         var isCommitted = false
 
         /// The members to deliver, once sealed with nothing outstanding (taken at most once).
-        mutating func takeReadyBatch() -> (members: [Member], completion: @Sendable ([DisplayOutcome]) -> Void)? {
+        mutating func takeReadyBatch() -> (members: [Member], completion: @Sendable ([DisplayTask.Outcome]) -> Void)? {
             guard isSealed, outstanding == 0, !isCommitted, let completion else { return nil }
             isCommitted = true
             defer { members = [] }
@@ -53,7 +53,7 @@ public final class RenderTransaction: Sendable {
     /// - Returns: the member's index: its position in the commit order and in the outcomes.
     /// - Precondition: the transaction is not committed yet.
     @discardableResult
-    public func add(_ task: DisplayTask, on target: RenderTarget, priority: RenderPriority = .visible) -> Int {
+    public func add(_ task: DisplayTask, on target: RenderTarget, priority: RenderQueuePool.Priority = .visible) -> Int {
         let index = state.withLock { state in
             precondition(!state.isSealed, "RenderTransaction: add after commit")
             state.members.append(Member(target: target, didDisplay: task.didDisplay))
@@ -71,7 +71,7 @@ public final class RenderTransaction: Sendable {
     /// - Parameter completion: called on the callback queue after the members' `didDisplay`,
     ///   with their outcomes in request order.
     /// - Precondition: called once.
-    public func commit(_ completion: @escaping @Sendable ([DisplayOutcome]) -> Void = { _ in }) {
+    public func commit(_ completion: @escaping @Sendable ([DisplayTask.Outcome]) -> Void = { _ in }) {
         let batch = state.withLock { state in
             precondition(!state.isSealed, "RenderTransaction: committed twice")
             state.isSealed = true
@@ -85,7 +85,7 @@ public final class RenderTransaction: Sendable {
     ///
     /// - Returns: the members' outcomes in request order, after their `didDisplay` ran on the
     ///   callback queue.
-    public func commit() async -> [DisplayOutcome] {
+    public func commit() async -> [DisplayTask.Outcome] {
         await withCheckedContinuation { continuation in
             commit { outcomes in continuation.resume(returning: outcomes) }
         }
@@ -102,9 +102,9 @@ public final class RenderTransaction: Sendable {
         if let batch { deliver(batch.members, completion: batch.completion) }
     }
 
-    private func deliver(_ members: [Member], completion: @escaping @Sendable ([DisplayOutcome]) -> Void) {
+    private func deliver(_ members: [Member], completion: @escaping @Sendable ([DisplayTask.Outcome]) -> Void) {
         renderer.callbackQueue.async {
-            var outcomes: [DisplayOutcome] = []
+            var outcomes: [DisplayTask.Outcome] = []
             outcomes.reserveCapacity(members.count)
             for member in members {
                 let outcome = member.target.commit(member.generation, member.work ?? .cancelled)

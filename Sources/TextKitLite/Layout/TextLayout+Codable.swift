@@ -119,7 +119,7 @@ extension AttributedText: Codable {
             setAttachment(attachment.attachment, at: attachment.offset)
             previous = attachment.offset
         }
-        let highlights = try container.decodeIfPresent([TextHighlight].self, forKey: .highlights) ?? []
+        let highlights = try container.decodeIfPresent([AttributedText.Highlight].self, forKey: .highlights) ?? []
         setHighlights(highlights)
         guard self.highlights == highlights else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,

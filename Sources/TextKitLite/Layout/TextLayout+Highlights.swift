@@ -1,28 +1,30 @@
-/// A highlight a layout shows, and where.
-public struct LayoutHighlight: Sendable, Hashable {
-    /// Kind, value and range: a range of the layout's text (clipped to the text the lines
-    /// show), or of the truncation token's text.
-    public var highlight: TextHighlight
-    /// The highlight belongs to the truncation token (`LayoutOptions.truncationToken`).
-    public var isInTruncationToken: Bool
-    /// One rect per visual piece per line, in layout coordinates.
-    public var rects: [Rect]
+extension TextLayout {
+    /// A highlight a layout shows, and where.
+    public struct Highlight: Sendable, Hashable {
+        /// Kind, value and range: a range of the layout's text (clipped to the text the lines
+        /// show), or of the truncation token's text.
+        public var highlight: AttributedText.Highlight
+        /// The highlight belongs to the truncation token (`LayoutOptions.truncationToken`).
+        public var isInTruncationToken: Bool
+        /// One rect per visual piece per line, in layout coordinates.
+        public var rects: [Rect]
 
-    public init(highlight: TextHighlight, isInTruncationToken: Bool, rects: [Rect]) {
-        self.highlight = highlight
-        self.isInTruncationToken = isInTruncationToken
-        self.rects = rects
-    }
+        public init(highlight: AttributedText.Highlight, isInTruncationToken: Bool, rects: [Rect]) {
+            self.highlight = highlight
+            self.isInTruncationToken = isInTruncationToken
+            self.rects = rects
+        }
 
-    /// The distance from a point to the nearest of the rects, 0 inside one, infinity when
-    /// there are none.
-    public func distance(to point: Point) -> Double {
-        rects.reduce(.infinity) { min($0, $1.distance(to: point)) }
-    }
+        /// The distance from a point to the nearest of the rects, 0 inside one, infinity when
+        /// there are none.
+        public func distance(to point: Point) -> Double {
+            rects.reduce(.infinity) { min($0, $1.distance(to: point)) }
+        }
 
-    /// The same highlight with its rects moved by (dx, dy).
-    public func offsetBy(dx: Double, dy: Double) -> LayoutHighlight {
-        LayoutHighlight(highlight: highlight, isInTruncationToken: isInTruncationToken, rects: rects.map { $0.offsetBy(dx: dx, dy: dy) })
+        /// The same highlight with its rects moved by (dx, dy).
+        public func offsetBy(dx: Double, dy: Double) -> Highlight {
+            Highlight(highlight: highlight, isInTruncationToken: isInTruncationToken, rects: rects.map { $0.offsetBy(dx: dx, dy: dy) })
+        }
     }
 }
 
@@ -33,7 +35,7 @@ extension TextLayout {
     /// truncation token's own highlights (an `expand` token's, say).
     ///
     /// - Complexity: O(h + g log g) for h highlights and g glyphs on the lines they are on.
-    public var highlights: [LayoutHighlight] {
+    public var highlights: [Highlight] {
         // The text the lines show, in ascending disjoint ranges.
         var visible: [Range<Int>] = []
         for line in lines {
@@ -45,7 +47,7 @@ extension TextLayout {
                 }
             }
         }
-        var shown: [TextHighlight] = []
+        var shown: [AttributedText.Highlight] = []
         var v = 0
         for highlight in text.highlights {
             while v < visible.count, visible[v].upperBound <= highlight.range.lowerBound { v += 1 }
@@ -58,11 +60,11 @@ extension TextLayout {
             }
         }
         var result = zip(shown, rects(for: shown.map(\.range), inTruncationToken: false)).map {
-            LayoutHighlight(highlight: $0, isInTruncationToken: false, rects: $1)
+            Highlight(highlight: $0, isInTruncationToken: false, rects: $1)
         }
         if isTruncated, let token = options.truncationToken?.highlights, !token.isEmpty {
             result += zip(token, rects(for: token.map(\.range), inTruncationToken: true)).map {
-                LayoutHighlight(highlight: $0, isInTruncationToken: true, rects: $1)
+                Highlight(highlight: $0, isInTruncationToken: true, rects: $1)
             }
         }
         return result
@@ -72,7 +74,7 @@ extension TextLayout {
     /// tap's tolerance); the nearest wins, the first on a tie.
     ///
     /// - Complexity: that of `highlights`.
-    public func highlight(at point: Point, margin: Double = 0) -> LayoutHighlight? {
+    public func highlight(at point: Point, margin: Double = 0) -> Highlight? {
         highlights.nearest(within: margin) { $0.distance(to: point) }
     }
 }

@@ -1,26 +1,28 @@
 import Foundation
 
-/// How a `Bitmap` stores its pixels.
-public enum PixelFormat: String, Sendable, Hashable, CaseIterable, Codable {
-    /// One byte a pixel: a gray level, 0 black to 255 white, opaque.
-    case gray8
-    /// Four bytes a pixel, in memory order red, green, blue, alpha: sRGB, 8 bits a channel,
-    /// alpha premultiplied (each color channel already multiplied by alpha / 255).
-    ///
-    /// Premultiplied, as cairo's ARGB32, FreeType's `FT_PIXEL_MODE_BGRA` and Skia's N32 are:
-    /// "over" is then one multiply-add per channel, the same for every channel, and color
-    /// glyphs come from FreeType premultiplied already. The byte order is R, G, B, A rather
-    /// than those libraries' B, G, R, A because this order is what the consumers of a bitmap
-    /// read without swizzling: PNG's RGBA samples, PPM's RGB, OpenGL's `GL_RGBA` and SDL's
-    /// `SDL_PIXELFORMAT_RGBA32` textures. FreeType's BGRA glyphs are swizzled once, when
-    /// rasterized and cached.
-    case rgba8
+extension Bitmap {
+    /// How a `Bitmap` stores its pixels.
+    public enum PixelFormat: String, Sendable, Hashable, CaseIterable, Codable {
+        /// One byte a pixel: a gray level, 0 black to 255 white, opaque.
+        case gray8
+        /// Four bytes a pixel, in memory order red, green, blue, alpha: sRGB, 8 bits a channel,
+        /// alpha premultiplied (each color channel already multiplied by alpha / 255).
+        ///
+        /// Premultiplied, as cairo's ARGB32, FreeType's `FT_PIXEL_MODE_BGRA` and Skia's N32 are:
+        /// "over" is then one multiply-add per channel, the same for every channel, and color
+        /// glyphs come from FreeType premultiplied already. The byte order is R, G, B, A rather
+        /// than those libraries' B, G, R, A because this order is what the consumers of a bitmap
+        /// read without swizzling: PNG's RGBA samples, PPM's RGB, OpenGL's `GL_RGBA` and SDL's
+        /// `SDL_PIXELFORMAT_RGBA32` textures. FreeType's BGRA glyphs are swizzled once, when
+        /// rasterized and cached.
+        case rgba8
 
-    /// Bytes a pixel.
-    public var bytesPerPixel: Int {
-        switch self {
-        case .gray8: 1
-        case .rgba8: 4
+        /// Bytes a pixel.
+        public var bytesPerPixel: Int {
+            switch self {
+            case .gray8: 1
+            case .rgba8: 4
+            }
         }
     }
 }

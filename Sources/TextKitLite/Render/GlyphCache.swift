@@ -54,7 +54,7 @@ public final class GlyphCache: Sendable {
     }
 
     /// The mask of a glyph, rasterized on first use.
-    func image(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: PixelFormat) -> GlyphImage {
+    func image(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: Bitmap.PixelFormat) -> GlyphImage {
         self.glyph(font: font, glyph: glyph, pixelSize: pixelSize, phase: phase, format: format).image
     }
 
@@ -62,7 +62,7 @@ public final class GlyphCache: Sendable {
     /// bitmap of `format`: a bitmap color glyph has no subpixel phases, and is kept once
     /// with the luminance a gray bitmap draws and once with the color plane an RGBA one does
     /// (its key's phase tells which), each made only when asked for.
-    func glyph(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: PixelFormat) -> CachedGlyph {
+    func glyph(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: Bitmap.PixelFormat) -> CachedGlyph {
         let color = font.isColor && format == .rgba8
         let key = Key(font: font.id, size: Int32(saturating: (pixelSize * 64).rounded()), glyph: glyph,
                       phase: font.isColor ? (color ? 1 : 0) : UInt8(phase), seed: seed)

@@ -79,7 +79,7 @@ extension Bitmap {
     ///
     /// - Throws: `RenderError.cannotWrite` naming the path and the system's reason, or
     ///   `.cannotEncode` (a PNG of zero pixels).
-    public func write(to path: String, format: ImageFormat) throws(RenderError) {
+    public func write(to path: String, format: FileFormat) throws(RenderError) {
         let parts = try fileParts(format, path: path)
         do {
             try Data(parts.count == 1 ? parts[0] : Array(parts.joined())).write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -98,7 +98,7 @@ extension Bitmap {
     ///   - format: PGM (gray levels), PPM or PNG.
     ///   - path: names the file in errors.
     /// - Throws: `RenderError.cannotEncode` (a PNG of zero pixels).
-    package func fileParts(_ format: ImageFormat, path: String) throws(RenderError) -> [[UInt8]] {
+    package func fileParts(_ format: FileFormat, path: String) throws(RenderError) -> [[UInt8]] {
         switch format {
         case .pgm: return [pgmHeader, grayPixels]
         case .ppm: return [ppmData()]

@@ -6,7 +6,7 @@ public struct RenderOptions: Sendable, Hashable {
     /// Pixels per point (1×, 2×, 3×).
     public var scale: Double
     /// The bitmap's pixel format: 8-bit gray (the default) or premultiplied RGBA.
-    public var format: PixelFormat
+    public var format: Bitmap.PixelFormat
     /// The background the bitmap is filled with (white); a gray bitmap takes its gray level
     /// over white.
     public var background: Color
@@ -19,7 +19,7 @@ public struct RenderOptions: Sendable, Hashable {
     /// to hold it; `.clip` keeps the bitmap to the box.
     public var inkOverflow: InkOverflow
 
-    public init(scale: Double = 1, format: PixelFormat = .gray8, background: Color = .white, debug: Bool = false,
+    public init(scale: Double = 1, format: Bitmap.PixelFormat = .gray8, background: Color = .white, debug: Bool = false,
                 maxPixels: Int = RenderOptions.defaultMaxPixels, inkOverflow: InkOverflow = .include) {
         self.scale = scale
         self.format = format
@@ -67,12 +67,14 @@ public struct RenderOptions: Sendable, Hashable {
     }
 }
 
-/// Ink outside a layout's box, in a rendered bitmap.
-public enum InkOverflow: String, Sendable, Hashable, CaseIterable {
-    /// The bitmap is the box grown to every inked pixel (the union of the box and the drawn
-    /// ink, whole pixels), with the layout's origin offset inside it
-    /// (`RenderOutcome.originX`, `originY`); a bitmap whose ink fits the box is the box.
-    case include
-    /// The bitmap is exactly the box (its size × scale, rounded up); ink outside is cut.
-    case clip
+extension RenderOptions {
+    /// Ink outside a layout's box, in a rendered bitmap.
+    public enum InkOverflow: String, Sendable, Hashable, CaseIterable {
+        /// The bitmap is the box grown to every inked pixel (the union of the box and the drawn
+        /// ink, whole pixels), with the layout's origin offset inside it
+        /// (`TextRenderer.Outcome.originX`, `originY`); a bitmap whose ink fits the box is the box.
+        case include
+        /// The bitmap is exactly the box (its size × scale, rounded up); ink outside is cut.
+        case clip
+    }
 }

@@ -1,21 +1,23 @@
-/// What a render produced.
-public struct RenderOutcome: Sendable {
-    /// The finished bitmap; nil when the render was cancelled.
-    public let bitmap: Bitmap?
-    /// Lines drawn before finishing or stopping.
-    public let linesDrawn: Int
-    /// Where the layout's origin lies in the bitmap, in pixels from its left and top edges:
-    /// 0 unless ink overflows the box to the left or above (`RenderOptions.inkOverflow`).
-    public let originX: Int
-    public let originY: Int
+extension TextRenderer {
+    /// What a render produced.
+    public struct Outcome: Sendable {
+        /// The finished bitmap; nil when the render was cancelled.
+        public let bitmap: Bitmap?
+        /// Lines drawn before finishing or stopping.
+        public let linesDrawn: Int
+        /// Where the layout's origin lies in the bitmap, in pixels from its left and top edges:
+        /// 0 unless ink overflows the box to the left or above (`RenderOptions.inkOverflow`).
+        public let originX: Int
+        public let originY: Int
 
-    public var isCancelled: Bool { bitmap == nil }
+        public var isCancelled: Bool { bitmap == nil }
 
-    init(bitmap: Bitmap?, linesDrawn: Int, originX: Int = 0, originY: Int = 0) {
-        self.bitmap = bitmap
-        self.linesDrawn = linesDrawn
-        self.originX = originX
-        self.originY = originY
+        init(bitmap: Bitmap?, linesDrawn: Int, originX: Int = 0, originY: Int = 0) {
+            self.bitmap = bitmap
+            self.linesDrawn = linesDrawn
+            self.originX = originX
+            self.originY = originY
+        }
     }
 }
 
@@ -62,16 +64,16 @@ public struct TextRenderer: Sendable {
     public func render(
         _ layout: TextLayout, options: RenderOptions = RenderOptions(),
         isCancelled: () -> Bool = { false }, lineDrawn: (Int) -> Void = { _ in }
-    ) throws(RenderError) -> RenderOutcome {
+    ) throws(RenderError) -> Outcome {
         try options.validate()
-        if isCancelled() { return RenderOutcome(bitmap: nil, linesDrawn: 0) }
+        if isCancelled() { return Outcome(bitmap: nil, linesDrawn: 0) }
         let frame = self.frame(of: layout, options: options)
         var bitmap = try Bitmap(width: frame.width, height: frame.height, format: options.format, background: options.background,
                                 maxPixels: options.maxPixels)
         let drawn = draw(layout, into: &bitmap, x: 0, y: 0, shiftX: -frame.minX, shiftY: -frame.minY, options: options,
                          isCancelled: isCancelled, lineDrawn: lineDrawn)
-        guard drawn == layout.lines.count else { return RenderOutcome(bitmap: nil, linesDrawn: drawn) }
-        return RenderOutcome(bitmap: bitmap, linesDrawn: drawn, originX: -frame.minX, originY: -frame.minY)
+        guard drawn == layout.lines.count else { return Outcome(bitmap: nil, linesDrawn: drawn) }
+        return Outcome(bitmap: bitmap, linesDrawn: drawn, originX: -frame.minX, originY: -frame.minY)
     }
 
     /// The layout's box in pixels at `options.scale`, its origin at (0, 0).
@@ -233,7 +235,7 @@ public struct TextRenderer: Sendable {
     /// outline glyph in its palette color, or the run's ink), or nil: a gray bitmap draws the
     /// glyph itself in the ink, as before colors.
     @inline(__always)
-    static func colorLayers(_ font: Font, _ glyph: UInt32, format: PixelFormat) -> [ColorLayer]? {
+    static func colorLayers(_ font: Font, _ glyph: UInt32, format: Bitmap.PixelFormat) -> [ColorLayer]? {
         format == .rgba8 && font.hasColorLayers ? font.colorLayers(of: glyph) : nil
     }
 
@@ -242,7 +244,7 @@ public struct TextRenderer: Sendable {
         let pixels: UnsafeMutableBufferPointer<UInt8>
         let width: Int
         let height: Int
-        let format: PixelFormat
+        let format: Bitmap.PixelFormat
     }
 
     /// Composites a glyph over a bitmap's pixels at (x, y), clipped: a color glyph as the

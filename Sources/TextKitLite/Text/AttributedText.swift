@@ -19,7 +19,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     public var baseStyle: TextStyle { storage.baseStyle }
     /// Highlighted ranges (mentions, topics, URLs, …): ascending, disjoint, not empty,
     /// within the text. Appending another attributed text keeps its highlights.
-    public var highlights: [TextHighlight] { storage.highlights }
+    public var highlights: [AttributedText.Highlight] { storage.highlights }
     /// Inline attachments by UTF-16 offset, ascending; each offset holds U+FFFC. A U+FFFC
     /// without one is ordinary text.
     public var attachments: [Attachment] { storage.attachments }
@@ -38,7 +38,7 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
         @exclusivity(unchecked) var runs: [Run]
         @exclusivity(unchecked) var utf16: [UInt16]
         @exclusivity(unchecked) var baseStyle: TextStyle
-        @exclusivity(unchecked) var highlights: [TextHighlight] = []
+        @exclusivity(unchecked) var highlights: [AttributedText.Highlight] = []
         @exclusivity(unchecked) var attachments: [Attachment] = []
 
         init(string: String, runs: [Run], utf16: [UInt16], baseStyle: TextStyle) {
@@ -257,11 +257,11 @@ public struct AttributedText: Sendable, Hashable, ExpressibleByStringLiteral, Cu
     /// the rest sorted by start, and one that overlaps an earlier one is dropped.
     ///
     /// - Complexity: O(k log k) for k highlights.
-    public mutating func setHighlights(_ highlights: [TextHighlight]) {
+    public mutating func setHighlights(_ highlights: [AttributedText.Highlight]) {
         let bounds = 0..<utf16.count
-        var kept: [TextHighlight] = []
+        var kept: [AttributedText.Highlight] = []
         kept.reserveCapacity(highlights.count)
-        let startsBefore: (TextHighlight, TextHighlight) -> Bool = { $0.range.lowerBound < $1.range.lowerBound }
+        let startsBefore: (AttributedText.Highlight, AttributedText.Highlight) -> Bool = { $0.range.lowerBound < $1.range.lowerBound }
         // Already in order when they come from `Highlighter`: no sorted copy.
         let ordered = zip(highlights, highlights.dropFirst()).allSatisfy(startsBefore)
         for var highlight in ordered ? highlights : highlights.sorted(by: startsBefore) {

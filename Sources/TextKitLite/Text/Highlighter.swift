@@ -13,14 +13,14 @@
 /// A highlight's value is the entity as written ("@name", "#话题#", "#tag", the URL).
 public struct Highlighter: Sendable, Hashable {
     /// The kinds looked for (`expand` is never found in text).
-    public let kinds: Set<TextHighlight.Kind>
+    public let kinds: Set<AttributedText.Highlight.Kind>
     /// Shown in place of each URL by `attributed(_:style:highlightStyle:)` (Weibo shows
     /// "网页链接"); the highlight keeps the URL as its value. Nil or empty: URLs as written.
     public let urlLabel: String?
 
     private let mentions, topics, hashtags, urls: Bool
 
-    public init(kinds: Set<TextHighlight.Kind> = [.mention, .topic, .hashtag, .url], urlLabel: String? = nil) {
+    public init(kinds: Set<AttributedText.Highlight.Kind> = [.mention, .topic, .hashtag, .url], urlLabel: String? = nil) {
         self.kinds = kinds
         self.urlLabel = urlLabel?.isEmpty == true ? nil : urlLabel
         mentions = kinds.contains(.mention)
@@ -34,7 +34,7 @@ public struct Highlighter: Sendable, Hashable {
     /// - Complexity: O(n) over the string's UTF-16 units: every entity starts with an ASCII
     ///   "@", "#" or "h", a topic is looked for over at most 64 scalars, and no other scan
     ///   passes the next "@" (mention), "#" (hashtag) or white space (URL).
-    public func highlights(in string: String) -> [TextHighlight] {
+    public func highlights(in string: String) -> [AttributedText.Highlight] {
         string.utf16Units.withUnsafeBufferPointer { highlights(in: $0) }
     }
 
@@ -68,8 +68,8 @@ public struct Highlighter: Sendable, Hashable {
     }
 
     /// The highlights in UTF-16 units.
-    func highlights(in units: UnsafeBufferPointer<UInt16>) -> [TextHighlight] {
-        var result: [TextHighlight] = []
+    func highlights(in units: UnsafeBufferPointer<UInt16>) -> [AttributedText.Highlight] {
+        var result: [AttributedText.Highlight] = []
         var i = 0
         while i < units.count {
             let unit = units[i]
@@ -79,7 +79,7 @@ public struct Highlighter: Sendable, Hashable {
                 i += 1
                 continue
             }
-            result.append(TextHighlight(kind: kind, value: String(utf16Units: UnsafeBufferPointer(rebasing: units[i..<end])),
+            result.append(AttributedText.Highlight(kind: kind, value: String(utf16Units: UnsafeBufferPointer(rebasing: units[i..<end])),
                                         range: i..<end))
             i = end
         }
@@ -87,7 +87,7 @@ public struct Highlighter: Sendable, Hashable {
     }
 
     /// The kind and end (UTF-16 offset) of an entity starting at `i`, or nil.
-    private func entity(_ units: UnsafeBufferPointer<UInt16>, at i: Int) -> (TextHighlight.Kind, Int)? {
+    private func entity(_ units: UnsafeBufferPointer<UInt16>, at i: Int) -> (AttributedText.Highlight.Kind, Int)? {
         switch units[i] {
         case 0x40:  // "@" and a name
             guard mentions else { return nil }
@@ -228,14 +228,14 @@ public struct HighlightStyle: Sendable, Hashable, Codable {
     /// The ink of every kind without its own in `kindInks`.
     public var ink: Color
     /// Inks by kind (a mention in one blue, a URL in another), over `ink`.
-    public var kindInks: [TextHighlight.Kind: Color]
+    public var kindInks: [AttributedText.Highlight.Kind: Color]
     public var weight: TextStyle.Weight
     public var underline: Bool
     /// A background behind highlighted runs (a tapped highlight's); nil for none.
     public var background: Color?
 
     /// A style; the default ink, 70, is the gray feed cell's link ink.
-    public init(ink: Color = 70, kindInks: [TextHighlight.Kind: Color] = [:], weight: TextStyle.Weight = .regular,
+    public init(ink: Color = 70, kindInks: [AttributedText.Highlight.Kind: Color] = [:], weight: TextStyle.Weight = .regular,
                 underline: Bool = false, background: Color? = nil) {
         self.ink = ink
         self.kindInks = kindInks
@@ -245,11 +245,11 @@ public struct HighlightStyle: Sendable, Hashable, Codable {
     }
 
     /// The ink of a kind of highlight.
-    public func ink(for kind: TextHighlight.Kind) -> Color { kindInks[kind] ?? ink }
+    public func ink(for kind: AttributedText.Highlight.Kind) -> Color { kindInks[kind] ?? ink }
 
     /// `style` as a highlight of `kind` shows it: with this style's ink for the kind, weight,
     /// underline and background.
-    public func applied(to style: TextStyle, kind: TextHighlight.Kind) -> TextStyle {
+    public func applied(to style: TextStyle, kind: AttributedText.Highlight.Kind) -> TextStyle {
         var result = style
         result.ink = ink(for: kind)
         result.weight = weight

@@ -53,7 +53,7 @@ public final class FeedViewer {
         var preloading = false
         /// The render in flight and its priority.
         var target: RenderTarget?
-        var priority: RenderPriority = .prefetch
+        var priority: RenderQueuePool.Priority = .prefetch
         var texture: TextureID?
         var textureBytes = 0
     }
@@ -310,7 +310,7 @@ public final class FeedViewer {
             }
             if settings.mode == .asynchronous, ranges.display.contains(index), let layout = state.layout, state.texture == nil,
                !uncommitted.contains(where: { $0.index == index }) {
-                let priority: RenderPriority = visible ? .visible : .prefetch
+                let priority: RenderQueuePool.Priority = visible ? .visible : .prefetch
                 // A cell that came on screen while its render waits behind prefetch work is asked again, ahead.
                 if state.target == nil || (state.priority < priority && pool.pendingCount > 0) {
                     if reservedBytes(excluding: index) + bytes(of: index) <= settings.textureMemoryLimit {
@@ -357,7 +357,7 @@ public final class FeedViewer {
 
     /// Lays a cell out (a height-cache hit once the height pass has been there) and decodes
     /// its pictures at their pixel sizes into the picture cache, on the pool.
-    private func preload(_ index: Int, priority: RenderPriority) {
+    private func preload(_ index: Int, priority: RenderQueuePool.Priority) {
         let post = document.posts[index]
         let (precomputer, media, options, width, inbox, work) = (precomputer, media, renderOptions, settings.width, inbox, work)
         work.enter()
@@ -377,7 +377,7 @@ public final class FeedViewer {
     }
 
     /// Starts a cell's render on the pool.
-    private func render(_ index: Int, layout: CellLayout, priority: RenderPriority) -> RenderTarget? {
+    private func render(_ index: Int, layout: CellLayout, priority: RenderQueuePool.Priority) -> RenderTarget? {
         let (inbox, work) = (inbox, work)
         let target = RenderTarget(name: document.posts[index].id)
         let task: DisplayTask

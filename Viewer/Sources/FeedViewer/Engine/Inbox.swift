@@ -13,7 +13,7 @@ final class Inbox: Sendable {
         /// A cell laid out (and its pictures decoded) ahead of display.
         case preloaded(index: Int, Result<CellLayout, LayoutError>)
         /// A render reported: its target tells which request it was.
-        case rendered(index: Int, target: RenderTarget, outcome: DisplayOutcome)
+        case rendered(index: Int, target: RenderTarget, outcome: DisplayTask.Outcome)
         /// A picture could not be had (`FeedMedia` reports each once).
         case message(String)
     }

@@ -30,7 +30,7 @@ public enum InputEvent: Sendable, Equatable {
 /// Main thread only (SDL's video functions are), so not `Sendable`.
 ///
 /// Textures are `SDL_PIXELFORMAT_ABGR8888`: on a little-endian machine that is bytes R, G,
-/// B, A in memory, the layout of a `PixelFormat.rgba8` bitmap, so a bitmap is uploaded as
+/// B, A in memory, the layout of a `Bitmap.PixelFormat.rgba8` bitmap, so a bitmap is uploaded as
 /// it is, without a swizzle (SDL's `RGBA32` alias). Cells are opaque, so textures are drawn
 /// without blending; premultiplied alpha never matters.
 public final class SDLWindow {
