@@ -71,8 +71,8 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
     public func validate() throws(LayoutError) {
         let sizes = [("bodySize", bodySize), ("authorSize", authorSize), ("quoteSize", quoteSize), ("footerSize", footerSize),
                      ("metaSize", metaSize)]
-        for (name, value) in sizes where !(value.isFinite && value > 0 && value <= TextStyle.maximumSize) {
-            throw .invalidOption(name: name, value: "\(value)", reason: "must be in (0, \(Int(TextStyle.maximumSize))] points")
+        for (name, value) in sizes {
+            if let reason = TextStyle.sizeProblem(value) { throw .invalidOption(name: name, value: "\(value)", reason: reason) }
         }
         for (name, value) in [("spacing", spacing), ("avatarSize", avatarSize), ("imageSpacing", imageSpacing)]
             where !(value.isFinite && value >= 0 && value <= 1e5) {

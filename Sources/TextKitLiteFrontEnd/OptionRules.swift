@@ -6,9 +6,9 @@ import TextKitLite
 /// names the option its own way (`--max-lines`, `max-lines=`, `"maxLines"`).
 ///
 /// A value the library checks itself (a width, a font size, a line or letter spacing) is
-/// checked by the library's own rule (`LayoutOptions.validate()`, the style's check), so
-/// each range is written once; the rules here are the front ends' own (the most lines, the
-/// most widths) and how they read a list.
+/// checked by the library's own rule, the one `LayoutOptions.validate()` and the style's
+/// check apply, so each range is written once; the rules here are the front ends' own (the
+/// most lines, the most widths) and how they read a list.
 public enum OptionRules {
     /// The most lines a line limit may be: more than any text shows, and far from where the
     /// line-limit arithmetic (one line past the limit) overflows.
@@ -61,17 +61,17 @@ public enum OptionRules {
 
     /// A font size in points: the style's rule.
     public static func fontSize(_ value: Double) -> String? {
-        reason { () throws(LayoutError) in try TextStyle(size: value).validate() }
+        TextStyle.sizeProblem(value)
     }
 
     /// Extra points between lines: `LayoutOptions`' rule.
     public static func lineSpacing(_ value: Double) -> String? {
-        reason { () throws(LayoutError) in try LayoutOptions(lineSpacing: value).validate() }
+        LayoutOptions.lineSpacingProblem(value)
     }
 
     /// Extra points after each grapheme cluster: the style's rule.
     public static func letterSpacing(_ value: Double) -> String? {
-        reason { () throws(LayoutError) in try TextStyle(letterSpacing: value).validate() }
+        TextStyle.letterSpacingProblem(value)
     }
 
     /// A text's language: a well-formed BCP 47 tag (`TextStyle.isWellFormedLanguage`).
@@ -84,12 +84,6 @@ public enum OptionRules {
 
     /// Why a line height is refused.
     public static let lineHeightReason = "use natural, uniform or a positive number of points"
-
-    /// The reason a library check refuses a value for, or nil when it passes. The check is
-    /// of one value, every other one its default.
-    static func reason(_ check: () throws(LayoutError) -> Void) -> String? {
-        refusal(check)?.reason
-    }
 
     /// The option a library check of layout values refuses (the property it names) and why,
     /// or nil when every value passes.

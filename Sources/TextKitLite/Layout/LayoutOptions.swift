@@ -100,6 +100,11 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         width > 0 && width <= maximumLength ? nil : "must be a positive number of points up to \(Int(maximumLength))"
     }
 
+    /// Why a line spacing is refused, or nil: a finite number of points within ±10⁶.
+    package static func lineSpacingProblem(_ lineSpacing: Double) -> String? {
+        lineSpacing.isFinite && abs(lineSpacing) <= 1e6 ? nil : "must be a finite number of points within ±1e6"
+    }
+
     /// Why an inset (a text's, a feed cell's padding) is refused.
     package static let insetReason = "must be from 0 to \(Int(maximumLength)) points"
 
@@ -112,8 +117,8 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         guard lineHeightMultiple.isFinite, lineHeightMultiple > 0, lineHeightMultiple <= 100 else {
             throw .invalidOption(name: "lineHeightMultiple", value: "\(lineHeightMultiple)", reason: "must be in (0, 100]")
         }
-        guard lineSpacing.isFinite, abs(lineSpacing) <= 1e6 else {
-            throw .invalidOption(name: "lineSpacing", value: "\(lineSpacing)", reason: "must be a finite number of points within ±1e6")
+        if let reason = Self.lineSpacingProblem(lineSpacing) {
+            throw .invalidOption(name: "lineSpacing", value: "\(lineSpacing)", reason: reason)
         }
         if case .fixed(let height) = lineHeightMode, !(height.isFinite && height > 0 && height <= 1e6) {
             throw .invalidOption(name: "lineHeightMode", value: "fixed(\(height))", reason: "line height must be in (0, 1e6] points")
@@ -168,13 +173,22 @@ extension TextStyle {
         }
     }
 
+    /// Why a point size (a style's, a feed cell's text sizes) is refused, or nil: more than
+    /// 0 and at most `maximumSize`.
+    package static func sizeProblem(_ size: Double) -> String? {
+        size.isFinite && size > 0 && size <= maximumSize ? nil : "must be in (0, \(Int(maximumSize))] points"
+    }
+
+    /// Why a letter spacing is refused, or nil: a finite number of points within ±10⁴.
+    package static func letterSpacingProblem(_ letterSpacing: Double) -> String? {
+        letterSpacing.isFinite && letterSpacing.magnitude <= 10_000 ? nil : "must be a finite number of points within ±10000"
+    }
+
     /// Checks the size and the letter spacing, naming the first bad one.
-    package func validate() throws(LayoutError) {
-        guard size.isFinite, size > 0, size <= Self.maximumSize else {
-            throw .invalidOption(name: "font size", value: "\(size)", reason: "must be in (0, \(Int(Self.maximumSize))] points")
-        }
-        guard letterSpacing.isFinite, letterSpacing.magnitude <= 10_000 else {
-            throw .invalidOption(name: "letter spacing", value: "\(letterSpacing)", reason: "must be a finite number of points within ±10000")
+    func validate() throws(LayoutError) {
+        if let reason = Self.sizeProblem(size) { throw .invalidOption(name: "font size", value: "\(size)", reason: reason) }
+        if let reason = Self.letterSpacingProblem(letterSpacing) {
+            throw .invalidOption(name: "letter spacing", value: "\(letterSpacing)", reason: reason)
         }
     }
 }
