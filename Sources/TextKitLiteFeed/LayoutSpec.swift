@@ -166,6 +166,7 @@ public struct CellPicture: Sendable, Hashable, Codable {
 
 /// A stack of children along one axis.
 public struct StackSpec: Sendable {
+    /// The direction children follow one another: side by side or one under another.
     public enum Axis: String, Sendable, Codable { case horizontal, vertical }
 
     /// Placement of children across the axis.
@@ -188,6 +189,7 @@ public struct StackSpec: Sendable {
 /// One laid-out element of a cell: its frame in the cell, for text its layout, for a
 /// picture what it shows.
 public struct CellElement: Sendable, Codable {
+    /// What the element is: a filled box, a text block or a picture.
     public enum Kind: String, Sendable, Codable { case box, text, picture }
 
     public var id: String
