@@ -4,8 +4,10 @@
 /// line-break opportunities; an emergency break or a truncation can cut it further at a
 /// cluster boundary without reshaping.
 struct ShapedPiece: Sendable {
-    /// Where a piece's glyphs are.
-    enum Glyphs: Sendable {
+    /// Where a piece's glyphs are: private, so that what holds them (a word, a lone glyph by
+    /// value, nothing for an attachment) is the piece's own business; the pieces' users read
+    /// them through `forEachGlyph`, `forEachCluster`, `word` and `glyphCount`.
+    private enum Glyphs: Sendable {
         /// Glyphs `range` of a shaped word (indices into its arrays, HarfBuzz output order).
         case word(ShapedWord, Range<Int32>)
         /// The one plain glyph of a one-unit word, left to right, held by value
@@ -27,7 +29,7 @@ struct ShapedPiece: Sendable {
     /// word of a cursive script (`spacesWordEndOnly`), after the word's last cluster only.
     /// Part of `width`, `hang` and every advance the piece reports.
     let letterSpacing: Float
-    private(set) var glyphs: Glyphs
+    private var glyphs: Glyphs
     /// Index of the font in the fallback chain the text was shaped with; -1 when the font
     /// is a style's own (only with a word, which holds its font).
     let fontIndex: Int16
