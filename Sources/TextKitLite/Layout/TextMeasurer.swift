@@ -10,7 +10,7 @@ enum TextMeasurer {
         let primary = engine.fonts.primaryMetrics(for: text)
         var fan = LineBreakerFan(breaker(options: options, fonts: engine.fonts, primary: primary), fonts: engine.fonts)
         let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
-        return measurement(&fan.first, text: text, paragraphCount: paragraphCount, fonts: engine.fonts, options: options, engine: engine)
+        return measurement(&fan.first, text: { text }, paragraphCount: paragraphCount, fonts: engine.fonts, options: options, engine: engine)
     }
 
     /// Measures a text at several widths (`options` at each) as it is itemized: each unit
@@ -23,10 +23,10 @@ enum TextMeasurer {
         let breakers = widths.map { breaker(options: options.at(width: $0), fonts: engine.fonts, primary: primary) }
         var fan = LineBreakerFan(breakers[0], others: Array(breakers.dropFirst()), fonts: engine.fonts)
         let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
-        var results = [measurement(&fan.first, text: text, paragraphCount: paragraphCount, fonts: engine.fonts,
+        var results = [measurement(&fan.first, text: { text }, paragraphCount: paragraphCount, fonts: engine.fonts,
                                    options: options.at(width: widths[0]), engine: engine)]
         for index in fan.others.indices {
-            results.append(measurement(&fan.others[index], text: text, paragraphCount: paragraphCount, fonts: engine.fonts,
+            results.append(measurement(&fan.others[index], text: { text }, paragraphCount: paragraphCount, fonts: engine.fonts,
                                        options: options.at(width: widths[index + 1]), engine: engine))
         }
         return results
@@ -53,7 +53,7 @@ enum TextMeasurer {
     static func measure(_ shaped: ShapedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
         var breaker = self.breaker(options: options, fonts: shaped.fonts, primary: shaped.primaryMetrics)
         shaped.breakLines(into: &breaker)
-        return measurement(&breaker, text: shaped.text, paragraphCount: shaped.paragraphs.count, fonts: shaped.fonts,
+        return measurement(&breaker, text: { shaped.text }, paragraphCount: shaped.paragraphs.count, fonts: shaped.fonts,
                            options: options, engine: engine)
     }
 
@@ -70,13 +70,13 @@ enum TextMeasurer {
     }
 
     /// The measurement of a text whose paragraphs went through `breaker`: its last line
-    /// truncated when text was left out.
-    private static func measurement(_ breaker: inout LineBreaker<LineMeasurer>, text: AttributedText, paragraphCount: Int,
+    /// truncated when text was left out (only then is the text read).
+    private static func measurement(_ breaker: inout LineBreaker<LineMeasurer>, text: () -> AttributedText, paragraphCount: Int,
                                     fonts: FontFallbackChain, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
         let truncated = breaker.leavesTextOut(paragraphCount: paragraphCount, options: options)
         if truncated, breaker.receiver.keepsLastLine, let last = breaker.receiver.lastLine {
             let line = BrokenLine(pieces: breaker.receiver.lastPieces, end: last, paragraph: 0)
-            let (cut, _) = engine.truncate(line, of: text, brokenBy: breaker, options: options, fonts: fonts)
+            let (cut, _) = engine.truncate(line, of: text(), brokenBy: breaker, options: options, fonts: fonts)
             breaker.receiver.replaceLastLine(with: cut)
         }
         return TextMeasurement(height: breaker.receiver.height, lineStarts: breaker.receiver.lineStarts, isTruncated: truncated)

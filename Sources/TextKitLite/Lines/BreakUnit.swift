@@ -15,19 +15,30 @@ struct BreakUnit: Sendable {
     var width: Double
     /// Width of its trailing hanging white space.
     var hang: Double
-    /// Indices of its pieces in the array that holds them (the first one's `start` is
-    /// where it starts in the text).
+    /// Text offset where it starts.
+    var start: Int32
+    /// Indices of its pieces in the array that holds them.
     var first: Int32
     var end: Int32
+    /// The index of its metrics and, in the top bit, whether no hanging white space starts
+    /// it: one word, so that a unit is 32 bytes (relayout reads nothing else).
+    private var packed: UInt32 = 0
+
     /// Index of its metrics, the maxima of its pieces' font metrics, in its paragraph's
     /// table (`ShapedParagraph.metrics`; 0 in a streamed unit, whose metrics come with it).
-    var metrics: Int32 = 0
+    var metrics: Int {
+        get { Int(packed & 0x7FFF_FFFF) }
+        set { packed = packed & 0x8000_0000 | UInt32(newValue) }
+    }
+
     /// Hanging white space may start it: when it comes after a full line, that white space
     /// hangs at the end of the line (`LineBreaker`). False only when known not to (a shaped
     /// paragraph's units are checked once: `checkLeadingSpace`; a stream's are checked at a
-    /// line's end, where the breaker reads their pieces). A unit is 32 bytes: relayout reads
-    /// nothing else.
-    var mayStartWithSpace = true
+    /// line's end, where the breaker reads their pieces).
+    var mayStartWithSpace: Bool {
+        get { packed & 0x8000_0000 == 0 }
+        set { packed = newValue ? packed & 0x7FFF_FFFF : packed | 0x8000_0000 }
+    }
 
     var pieces: Range<Int> { Int(first)..<Int(end) }
 
@@ -39,6 +50,7 @@ struct BreakUnit: Sendable {
     init(_ pieces: [ShapedPiece], _ range: Range<Int>) {
         first = Int32(range.lowerBound)
         end = Int32(range.upperBound)
+        start = pieces[range.lowerBound].start
         if range.count == 1 {  // most units: the sums below, of one piece
             width = 0 + pieces[range.lowerBound].width
             hang = 0 + pieces[range.lowerBound].hang

@@ -115,7 +115,7 @@ struct LineBreaker<Receiver: LineReceiver> {
     @inline(__always)
     mutating func take(_ unit: BreakUnit, metrics: FontMetrics, of pieces: [ShapedPiece]) -> Bool {
         guard !isStopped else { return false }
-        if !isClosing, fits(unit, metrics: metrics, pieces) {
+        if !isClosing, fits(unit, metrics: metrics) {
             receiver.place(unit.pieces, of: pieces)
         } else {
             placeAfterLine(unit, metrics: metrics, pieces)
@@ -139,7 +139,7 @@ struct LineBreaker<Receiver: LineReceiver> {
                         index = run
                         continue
                     }
-                    guard take(units[index], metrics: metrics[Int(units[index].metrics)], of: pieces) else { return }
+                    guard take(units[index], metrics: metrics[units[index].metrics], of: pieces) else { return }
                     index += 1
                 }
             }
@@ -154,7 +154,7 @@ struct LineBreaker<Receiver: LineReceiver> {
                                      metrics table: UnsafeBufferPointer<FontMetrics>) -> Int {
         guard lineStart >= 0, !isClosing, !isStopped else { return start }
         var width = lineWidth, visible = self.visible, metrics = self.metrics
-        var included: Int32 = -1  // the table entry included last (units mostly share one)
+        var included = -1  // the table entry included last (units mostly share one)
         var index = start
         while index < units.count {
             let candidate = width + units[index].width - units[index].hang
@@ -163,7 +163,7 @@ struct LineBreaker<Receiver: LineReceiver> {
             visible = candidate
             if units[index].metrics != included {
                 included = units[index].metrics
-                metrics.include(table[Int(included)])
+                metrics.include(table[included])
             }
             index += 1
         }
@@ -206,13 +206,13 @@ struct LineBreaker<Receiver: LineReceiver> {
                 endLine(at: lineEnd, isParagraphEnd: false)
                 continue
             }
-            if fits(unit, metrics: metrics, pieces) {
+            if fits(unit, metrics: metrics) {
                 receiver.place(unit.pieces, of: pieces)
                 return
             }
             if lineStart >= 0 {
                 // The line ends before the unit; white space that starts it hangs here.
-                close(at: pieces[unit.pieces.lowerBound].start)
+                close(at: unit.start)
                 continue
             }
             if !ownsPieces {
@@ -226,13 +226,13 @@ struct LineBreaker<Receiver: LineReceiver> {
         }
     }
 
-    /// Takes a unit of `pieces`, whose metrics are `unitMetrics`, onto the line when it fits
+    /// Takes a unit, whose metrics are `unitMetrics`, onto the line when it fits
     /// there without its trailing hanging white space (its pieces go to the receiver after).
     @inline(__always)
-    private mutating func fits(_ unit: BreakUnit, metrics unitMetrics: FontMetrics, _ pieces: [ShapedPiece]) -> Bool {
+    private mutating func fits(_ unit: BreakUnit, metrics unitMetrics: FontMetrics) -> Bool {
         let candidate = lineWidth + unit.width - unit.hang
         guard candidate <= limit else { return false }
-        if lineStart < 0 { lineStart = pieces[unit.pieces.lowerBound].start }
+        if lineStart < 0 { lineStart = unit.start }
         lineWidth += unit.width
         visible = candidate
         metrics.include(unitMetrics)
@@ -290,6 +290,7 @@ struct LineBreaker<Receiver: LineReceiver> {
         // unit's; its width is found without summing it again, and its metrics read its
         // pieces once it goes on a line whole (per line, they would take quadratic time).
         unit.first = Int32(k)
+        unit.start = pieces[k].start
         unit.width -= placed.width
         unit.mayStartWithSpace = true
         assert(unit.hang == LineCuts.trailingHang(pieces, unit.pieces))

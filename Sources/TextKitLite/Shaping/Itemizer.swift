@@ -437,7 +437,7 @@ struct PieceArray: PieceSink {
     private mutating func keepUnit() {
         var (unit, unitMetrics) = gatherer.unit()
         if metrics.last != unitMetrics { metrics.append(unitMetrics) }
-        unit.metrics = Int32(metrics.count - 1)
+        unit.metrics = metrics.count - 1
         unit.checkLeadingSpace(gatherer.pieces)  // once, not at each relayout
         units.append(unit)
     }
