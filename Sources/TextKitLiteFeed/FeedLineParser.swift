@@ -72,9 +72,8 @@ public enum FeedLineParser {
             time = date
         }
         var post = FeedPost(id: record.id, author: record.author ?? "", text: record.text, quote: record.quote, avatar: record.avatar,
-                            pictures: record.pictures ?? Array(repeating: PostPicture(), count: record.images ?? 0), language: record.lang)
-        (post.time, post.source) = (time, record.source)
-        (post.reposts, post.comments, post.likes) = (record.reposts, record.comments, record.likes)
+                            pictures: record.pictures ?? Array(repeating: PostPicture(), count: record.images ?? 0), language: record.lang,
+                            time: time, source: record.source, reposts: record.reposts, comments: record.comments, likes: record.likes)
         post.idIsInteger = record.idIsInteger
         return post
     }

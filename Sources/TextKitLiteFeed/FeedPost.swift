@@ -49,9 +49,11 @@ public struct FeedPost: Sendable, Hashable, Codable {
                   language: language)
     }
 
-    /// A post with pictures.
+    /// A post with pictures, and with its time, source and counts when given: its content
+    /// is hashed once (setting a field after hashes the post again).
     public init(id: String, author: String, text: String, quote: String? = nil, avatar: PostPicture? = nil,
-                pictures: [PostPicture], language: String? = nil) {
+                pictures: [PostPicture], language: String? = nil, time: Date? = nil, source: String? = nil,
+                reposts: Int? = nil, comments: Int? = nil, likes: Int? = nil) {
         self.id = id
         self.author = author
         self.text = text
@@ -59,6 +61,11 @@ public struct FeedPost: Sendable, Hashable, Codable {
         self.avatar = avatar
         self.pictures = pictures
         self.language = language
+        self.time = time
+        self.source = source
+        self.reposts = reposts
+        self.comments = comments
+        self.likes = likes
         contentHash = 0
         updateContentHash()
     }
@@ -68,16 +75,15 @@ public struct FeedPost: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let integer = try? container.decode(Int64.self, forKey: .id)
-        let pictures = try? container.decode(Int.self, forKey: .images)
-        self.init(id: try integer.map(String.init) ?? container.decode(String.self, forKey: .id),
-                  author: try container.decode(String.self, forKey: .author),
-                  text: try container.decode(String.self, forKey: .text),
-                  quote: try container.decodeIfPresent(String.self, forKey: .quote),
-                  avatar: try container.decodeIfPresent(PostPicture.self, forKey: .avatar),
-                  pictures: try pictures.map { Array(repeating: PostPicture(), count: max(0, $0)) }
-                      ?? container.decode([PostPicture].self, forKey: .images),
-                  language: try container.decodeIfPresent(String.self, forKey: .lang))
-        idIsInteger = integer != nil
+        let count = try? container.decode(Int.self, forKey: .images)
+        let id = try integer.map(String.init) ?? container.decode(String.self, forKey: .id)
+        let author = try container.decode(String.self, forKey: .author)
+        let text = try container.decode(String.self, forKey: .text)
+        let quote = try container.decodeIfPresent(String.self, forKey: .quote)
+        let avatar = try container.decodeIfPresent(PostPicture.self, forKey: .avatar)
+        let pictures = try count.map { Array(repeating: PostPicture(), count: max(0, $0)) } ?? container.decode([PostPicture].self, forKey: .images)
+        let language = try container.decodeIfPresent(String.self, forKey: .lang)
+        var time: Date?
         if let seconds = try? container.decodeIfPresent(Double.self, forKey: .time) {
             time = Date(timeIntervalSince1970: seconds)
         } else if let text = try container.decodeIfPresent(String.self, forKey: .time) {
@@ -86,10 +92,12 @@ public struct FeedPost: Sendable, Hashable, Codable {
             }
             time = date
         }
-        source = try container.decodeIfPresent(String.self, forKey: .source)
-        reposts = try container.decodeIfPresent(Int.self, forKey: .reposts)
-        comments = try container.decodeIfPresent(Int.self, forKey: .comments)
-        likes = try container.decodeIfPresent(Int.self, forKey: .likes)
+        self.init(id: id, author: author, text: text, quote: quote, avatar: avatar, pictures: pictures, language: language, time: time,
+                  source: try container.decodeIfPresent(String.self, forKey: .source),
+                  reposts: try container.decodeIfPresent(Int.self, forKey: .reposts),
+                  comments: try container.decodeIfPresent(Int.self, forKey: .comments),
+                  likes: try container.decodeIfPresent(Int.self, forKey: .likes))
+        idIsInteger = integer != nil
     }
 
     public func encode(to encoder: any Encoder) throws {
