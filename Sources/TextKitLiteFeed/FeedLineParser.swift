@@ -39,11 +39,7 @@ public enum FeedLineParser {
         if let offset = UTF8Validation.firstInvalidOffset(array) {
             throw FeedLineError(line: line, reason: "invalid UTF-8 at byte offset \(offset) of the line (\(UTF8Validation.describeByte(array, at: offset)))")
         }
-        if let record = array.withUnsafeBufferPointer(PostJSONReader.record) { return try post(record, line: line) }
-        let data = Data(array)
-        guard let record = try? JSONDecoder().decode(Record.self, from: data) else {
-            throw FeedLineError(line: line, reason: diagnose(data))
-        }
+        guard let record = Record(json: array) else { throw FeedLineError(line: line, reason: diagnose(Data(array))) }
         return try post(record, line: line)
     }
 
