@@ -49,9 +49,10 @@ extension FeedCommand {
                     do throws(RenderError) {
                         let temporary = try output.writeTemporary(bitmap, format: format, beside: output.filePath(name))
                         let start = drawn.bytes.count
-                        let nameBytes = JSONLines.append(CellRecord(cell, id: post.jsonID, file: name, full: fullLayouts), to: &drawn.bytes)
-                        drawn.parts.append(.drawn(DrawnCell(postID: post.id, name: name, temporary: temporary,
-                                                            line: start..<drawn.bytes.count, nameBytes: nameBytes)))
+                        let summary = CellRecord(cell, id: post.jsonID, file: name, full: fullLayouts)
+                        try? JSONLines.append(summary, to: &drawn.bytes)  // written directly: it never throws
+                        drawn.parts.append(.drawn(DrawnCell(postID: post.id, temporary: temporary, record: summary,
+                                                            line: start..<drawn.bytes.count)))
                     } catch {
                         drawn.parts.append(.failed(error))
                         return drawn
@@ -93,12 +94,14 @@ extension FeedCommand {
     /// A drawn post, before it is named in input order.
     struct DrawnCell: Sendable {
         let postID: String
-        /// The image's name by the post's id; a repeated id's post gets another.
-        let name: String
         let temporary: String
-        /// The post's layouts.jsonl line in its batch's bytes (with its newline), naming `name`.
+        /// Its layouts.jsonl record, whose file is the image's name by the post's id; a
+        /// repeated id's post gets another, and its line is encoded again.
+        let record: CellRecord
+        /// The post's layouts.jsonl line in its batch's bytes (with its newline).
         let line: Range<Int>
-        /// Where `name` lies in that line.
-        let nameBytes: Range<Int>
+
+        /// The image's name by the post's id.
+        var name: String { record.file }
     }
 }

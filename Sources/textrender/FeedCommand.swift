@@ -139,9 +139,9 @@ struct FeedCommand: ParsableCommand {
                         if file.name == cell.name {
                             bytes += batch.bytes[cell.line]
                         } else {
-                            bytes += batch.bytes[cell.line.lowerBound..<cell.nameBytes.lowerBound]
-                            bytes += file.name.utf8
-                            bytes += batch.bytes[cell.nameBytes.upperBound..<cell.line.upperBound]
+                            var record = cell.record
+                            record.file = file.name
+                            try JSONLines.append(record, to: &bytes)
                         }
                         if let first = file.repeatOf {
                             try Output.standardError("textrender: warning: id \(cell.postID) repeats (its first image is \(first)); this one is \(file.name)\n")

@@ -280,9 +280,9 @@ extension TextService {
     /// the bad line's reason and number.
     private static func measuredLine(_ record: FeedRecord, measurer: FeedMeasurer) -> [UInt8] {
         var bytes: [UInt8] = []
-        // A record encodes by hand; the bad line's small value always encodes.
+        // A record is written directly and never throws; the bad line's small value always encodes.
         switch measurer.measure(record) {
-        case .success(let measured): JSONLines.append(measured, to: &bytes)
+        case .success(let measured): try? JSONLines.append(measured, to: &bytes)
         case .failure(let error): try? JSONLines.append(BadLine(error: error.reason, line: error.line), to: &bytes)
         }
         return bytes
