@@ -166,7 +166,7 @@ struct RenderRequest: Decodable, Sendable {
 }
 
 extension TextService {
-    /// `POST /render`: a JSON body, an 8-bit gray PNG back.
+    /// `POST /render`: a JSON body, a PNG back (RGBA or RGB; 8-bit gray with `gray`).
     ///
     /// The body (at most `maxRenderBytes`) is read before a request slot is taken, so a slow
     /// client holds none; the text is measured, and a box over the pixel limit refused,

@@ -16,9 +16,10 @@ struct TextRenderServer: AsyncParsableCommand {
             POST /measure takes JSON Lines posts (as `textrender measure` reads them) with measure's
             options as query parameters (width, layout, max-lines, font-size, line-spacing,
             emoticons=on|off) and streams one JSON line per post back, as `textrender measure`
-            writes them. POST /render takes {"text": ..., "width": ..., ...} and answers an 8-bit
-            gray PNG. Errors are {"error": MESSAGE} with a 4xx status. SIGTERM or SIGINT stops
-            it gracefully: no new connection is taken, requests in flight finish.
+            writes them. POST /render takes {"text": ..., "width": ..., ...} (render's options
+            by name, colors included) and answers a PNG: RGBA, or RGB when opaque; 8-bit gray with
+            "gray": true. Errors are {"error": MESSAGE} with a 4xx status. SIGTERM or SIGINT
+            stops it gracefully: no new connection is taken, requests in flight finish.
             """)
 
     @Option(help: "Address to listen on.")

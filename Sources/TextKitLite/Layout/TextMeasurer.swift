@@ -20,11 +20,14 @@ enum TextMeasurer {
     /// - Precondition: `widths` is not empty.
     static func measure(_ text: AttributedText, options: LayoutOptions, widths: [Double], engine: TextEngine) -> [TextMeasurement] {
         let primary = engine.fonts.primaryMetrics(for: text)
-        let breakers = widths.map { breaker(options: options.at(width: $0), fonts: engine.fonts, primary: primary) }
-        var fan = LineBreakerFan(breakers[0], others: Array(breakers.dropFirst()), fonts: engine.fonts)
+        var fan = LineBreakerFan(breaker(options: options.at(width: widths[0]), fonts: engine.fonts, primary: primary),
+                                 others: widths.dropFirst().map { breaker(options: options.at(width: $0), fonts: engine.fonts, primary: primary) },
+                                 fonts: engine.fonts)
         let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
-        var results = [measurement(&fan.first, text: { text }, paragraphCount: paragraphCount, fonts: engine.fonts,
-                                   options: options.at(width: widths[0]), engine: engine)]
+        var results: [TextMeasurement] = []
+        results.reserveCapacity(widths.count)
+        results.append(measurement(&fan.first, text: { text }, paragraphCount: paragraphCount, fonts: engine.fonts,
+                                   options: options.at(width: widths[0]), engine: engine))
         for index in fan.others.indices {
             results.append(measurement(&fan.others[index], text: { text }, paragraphCount: paragraphCount, fonts: engine.fonts,
                                        options: options.at(width: widths[index + 1]), engine: engine))
