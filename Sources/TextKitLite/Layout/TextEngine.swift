@@ -50,7 +50,7 @@ public final class TextEngine: Sendable {
                             options: LayoutOptions, fonts: FontFallbackChain) -> (line: BrokenLine, token: AttributedText) {
         let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: Truncation.cutStyle(of: line, in: text))
         let shaped = shapedToken(tokenText, direction: breaker.level & 1 == 1 ? .rightToLeft : .leftToRight, fonts: fonts)
-        let token = TruncationToken(text: tokenText, shaped: shaped.paragraphs.first, styleOffset: text.runs.count)
+        let token = TruncationToken(shaped: shaped.paragraphs.first, styleOffset: text.runs.count)
         let cut = Truncation.truncate(line, token: token, graphemes: breaker.graphemes, emptyMetrics: breaker.emptyMetrics,
                                       options: options, fonts: fonts, units: text.utf16)
         return (cut, tokenText)

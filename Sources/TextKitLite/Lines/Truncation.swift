@@ -1,14 +1,12 @@
-/// A truncation token shaped for the paragraph it ends: its text, and its pieces, whose
-/// style indices come after the truncated text's (`Truncation.truncate`).
+/// A truncation token shaped for the paragraph it ends: its pieces, whose style indices come
+/// after the truncated text's (`Truncation.truncate`), and their width.
 struct TruncationToken {
-    var text: AttributedText
     var pieces: [ShapedPiece]
     var width: Double
 
-    /// A token of `text` whose shaped paragraph is `shaped`, its style indices moved past
-    /// the `styleOffset` styles of the text it truncates.
-    init(text: AttributedText, shaped: ShapedParagraph?, styleOffset: Int) {
-        self.text = text
+    /// The token whose shaped paragraph is `shaped`, its style indices moved past the
+    /// `styleOffset` styles of the text it truncates.
+    init(shaped: ShapedParagraph?, styleOffset: Int) {
         pieces = shaped?.pieces.map { piece -> ShapedPiece in
             var piece = piece
             piece.style += Int32(styleOffset)
