@@ -55,7 +55,7 @@ import Testing
         }
     }
 
-    /// The RGBA chunks (`blitChunksRGBA`, two pixels at a time) give the bytes of the
+    /// The RGBA chunks (`blitChunksRGBA`, four pixels at a time) give the bytes of the
     /// per-pixel RGBA blend (`blitRGBA`), for opaque and translucent inks over any
     /// premultiplied pixels.
     @Test func rgbaChunksEqualRGBAPixels() {

@@ -270,10 +270,11 @@ public struct TextRenderer: Sendable {
         }
     }
 
-    /// `blitRGBA` for an outline glyph whose padded rows fit in the bitmap's width: two
-    /// pixels (eight channels) at a time in 16-bit lanes, padding included, as `blitChunks`
-    /// does for gray (and in the same SSE2-sized vectors, which the compiler keeps inline).
-    /// Each pixel's coverage is spread over its four channels by one multiplication
+    /// `blitRGBA` for an outline glyph whose padded rows fit in the bitmap's width: four
+    /// pixels (sixteen channels, two SSE2-sized vectors of 16-bit lanes) at a time, padding
+    /// included, as `blitChunks` does for gray; four pixels of zero coverage are skipped
+    /// (much of a glyph's margins and padding), and a zero among others leaves its pixel as
+    /// it is. Each pixel's coverage is spread over its four channels by one multiplication
     /// (c × 0x01010101 in a 32-bit lane), so the rule is `Blend.toward`'s, channel by channel,
     /// with the same exact division by 255.
     @inline(__always)
@@ -283,27 +284,34 @@ public struct TextRenderer: Sendable {
         let stride = glyph.stride, width = canvas.width
         let source = SIMD8<UInt16>(UInt16(ink.red), UInt16(ink.green), UInt16(ink.blue), 255,
                                    UInt16(ink.red), UInt16(ink.green), UInt16(ink.blue), 255)
-        let inkAlpha = SIMD2<UInt32>(repeating: UInt32(ink.alpha)), opaque = ink.alpha == 255
+        let inkAlpha = SIMD4<UInt32>(repeating: UInt32(ink.alpha)), opaque = ink.alpha == 255
         let full = SIMD8<UInt16>(repeating: 255), half = SIMD8<UInt16>(repeating: 127), one = SIMD8<UInt16>(repeating: 1)
+        /// Two pixels' channels moved toward the ink's by their spread coverage.
+        @inline(__always) func toward(_ pixel: SIMD8<UInt8>, _ spread: SIMD8<UInt8>) -> SIMD8<UInt8> {
+            let pixel = SIMD8<UInt16>(truncatingIfNeeded: pixel), spread = SIMD8<UInt16>(truncatingIfNeeded: spread)
+            let n = pixel &* (full &- spread) &+ source &* spread &+ half
+            return SIMD8<UInt8>(truncatingIfNeeded: (n &+ one &+ (n &>> 8)) &>> 8)
+        }
         glyph.padded.withUnsafeBytes { coverage in
             guard let coverageBase = coverage.baseAddress else { return }
             for row in y0..<y1 {
                 let c = coverageBase + (row - y) * stride
                 let d = UnsafeMutableRawPointer(pixelBase + (row * width + x) * 4)
-                var k = 0
+                var k = 0  // stride is a multiple of `CachedGlyph.chunk`, so of 4
                 while k < stride {
-                    defer { k += 2 }
-                    var cover = SIMD2<UInt32>(truncatingIfNeeded: c.loadUnaligned(fromByteOffset: k, as: SIMD2<UInt8>.self))
-                    if cover == .zero { continue }  // much of a glyph's margins and padding
+                    defer { k += 4 }
+                    let bytes = c.loadUnaligned(fromByteOffset: k, as: SIMD4<UInt8>.self)
+                    if bytes == .zero { continue }
+                    var cover = SIMD4<UInt32>(truncatingIfNeeded: bytes)
                     if !opaque {
-                        let n = cover &* inkAlpha &+ SIMD2(repeating: 127)
-                        cover = (n &+ SIMD2(repeating: 1) &+ (n &>> 8)) &>> 8
+                        let n = cover &* inkAlpha &+ SIMD4(repeating: 127)
+                        cover = (n &+ SIMD4(repeating: 1) &+ (n &>> 8)) &>> 8
                     }
-                    let spread = SIMD8<UInt16>(truncatingIfNeeded: unsafeBitCast(cover &* 0x0101_0101, to: SIMD8<UInt8>.self))
-                    let pixel = SIMD8<UInt16>(truncatingIfNeeded: d.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<UInt8>.self))
-                    let n = pixel &* (full &- spread) &+ source &* spread &+ half
-                    let blended = (n &+ one &+ (n &>> 8)) &>> 8
-                    d.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: blended), toByteOffset: 4 * k, as: SIMD8<UInt8>.self)
+                    let spread = unsafeBitCast(cover &* 0x0101_0101, to: SIMD16<UInt8>.self)
+                    let pixels = d.loadUnaligned(fromByteOffset: 4 * k, as: SIMD16<UInt8>.self)
+                    let blended = SIMD16<UInt8>(lowHalf: toward(pixels.lowHalf, spread.lowHalf),
+                                                highHalf: toward(pixels.highHalf, spread.highHalf))
+                    d.storeBytes(of: blended, toByteOffset: 4 * k, as: SIMD16<UInt8>.self)
                 }
             }
         }
