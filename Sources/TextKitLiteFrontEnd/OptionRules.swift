@@ -82,6 +82,22 @@ public enum OptionRules {
     /// Why a list of OpenType features ("tnum,-liga") is refused.
     public static let featuresReason = "use comma-separated four-letter tags, each optionally with - (off), + (on) or =N, e.g. tnum,-liga"
 
+    /// Why a list of variable-font axis settings ("wght=650,wdth=80") is refused.
+    public static let variationsReason = "use comma-separated TAG=VALUE settings, a four-letter axis tag and a number of at most ±32767, e.g. wght=650,wdth=80"
+
+    /// Why axis settings are refused for a fallback chain: a tag that no font of the chain
+    /// (nor a style face) has as a variation axis, with the axes its fonts have; nil when
+    /// every tag is some font's axis. Values are not refused: each font clamps them to its
+    /// axis's range.
+    public static func variationsProblem(_ variations: [FontVariation], chain: FontFallbackChain) -> String? {
+        let fonts = chain.fonts + chain.styleFaces
+        guard let unknown = variations.first(where: { variation in !fonts.contains { $0.hasAxis(variation.tag) } }) else { return nil }
+        let variable = fonts.filter { !$0.axes.isEmpty }
+        let axes = variable.isEmpty ? "no font of the chain is variable"
+            : "the chain's axes: " + variable.map { "\($0.familyName) \($0.styleName) \($0.axes.map(\.description).joined(separator: ", "))" }.joined(separator: "; ")
+        return "no font of the chain has a \"\(unknown.tag)\" axis (\(axes))"
+    }
+
     /// Why a line height is refused.
     public static let lineHeightReason = "use natural, uniform or a positive number of points"
 

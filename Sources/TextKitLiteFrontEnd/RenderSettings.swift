@@ -26,6 +26,8 @@ public struct RenderSettings: Sendable, Hashable {
     public var strikethrough = false
     public var letterSpacing = 0.0
     public var features: [FontFeature] = []
+    /// Variable-font axis settings (`TextStyle.variations`).
+    public var variations: [FontVariation] = []
     /// The text's language (BCP 47), nil for none.
     public var language: String?
     public var maxLines = 0
@@ -62,8 +64,10 @@ public struct RenderSettings: Sendable, Hashable {
 
     /// The text's style.
     public var style: TextStyle {
-        TextStyle(size: fontSize, ink: color, language: language, weight: weight, isItalic: italic, underline: underline,
-                  strikethrough: strikethrough, letterSpacing: letterSpacing, features: features)
+        var style = TextStyle(size: fontSize, ink: color, language: language, weight: weight, isItalic: italic, underline: underline,
+                              strikethrough: strikethrough, letterSpacing: letterSpacing, features: features)
+        style.variations = variations
+        return style
     }
 
     /// The text styled (and highlighted when asked), before any emoticons are put in.

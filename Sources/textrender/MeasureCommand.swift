@@ -17,7 +17,7 @@ struct MeasureCommand: ParsableCommand {
             With several widths (--width 320,375,414,768) each line is {"id", "layouts":
             [{"width", "height", "lines", "lineStarts", "truncated"}, ...]} in their order,
             each equal to a run at that width alone; a post is shaped once for all of them.
-            With --layout text, --weight, --italic, --letter-spacing, --features and --lang
+            With --layout text, --weight, --italic, --letter-spacing, --features, --variations and --lang
             style the text as render's options do (a post's own "lang" wins over --lang); a
             cell's texts have the feed's styles.
             A malformed line is reported on stderr with its line number and skipped.
@@ -35,7 +35,7 @@ struct MeasureCommand: ParsableCommand {
         if layout == .cell {
             try feed.validateCellWidth()
             if style.isGiven {
-                throw ValidationError("--weight, --italic, --letter-spacing, --features and --lang style a text alone: give them with --layout text (a cell's texts have the feed's styles)")
+                throw ValidationError("--weight, --italic, --letter-spacing, --features, --variations and --lang style a text alone: give them with --layout text (a cell's texts have the feed's styles)")
             }
         }
     }
@@ -55,6 +55,7 @@ struct MeasureCommand: ParsableCommand {
         let media = try feed.media(consequence: "measured as a placeholder")
         let precomputer = try feed.streamingPrecomputer(media: media)
         let engine = precomputer.engine
+        try style.validateVariations(for: engine.fonts)
         let measurer = FeedMeasurer(precomputer: precomputer, subject: layout, widths: feed.widths.values, maxLines: feed.maxLines ?? 0,
                                     textStyle: try textStyle())
         let pool = RenderQueuePool(workerCount: feed.jobs)

@@ -214,6 +214,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("no text: give it as an argument, with --file, or on standard input")
         }
         let engine = TextEngine(fonts: try fontOptions.chain())
+        try styleOptions.shaping.validateVariations(for: engine.fonts)
         let settings = try renderSettings()
         let layout: TextLayout
         let text = try emoticonTable(emoticons).attributed(settings.attributed(string))

@@ -20,6 +20,11 @@ struct ShapingStyleOptions: ParsableArguments {
     @Option(help: ArgumentHelp("OpenType features, comma-separated: 'tnum,-liga', 'ss01=2'.", valueName: "list"))
     var features: String?
 
+    @Option(help: ArgumentHelp(
+        "Variable-font axis settings, comma-separated TAG=VALUE: 'wght=650,wdth=80'. Each font that has an axis draws at the value clamped to the axis's range; an axis no font of the chain has is an error. A wght setting overrides --weight.",
+        valueName: "list"))
+    var variations: String?
+
     @Option(name: .customLong("lang"), help: ArgumentHelp(
         "The text's language (BCP 47): language-specific glyphs and line breaking; for Chinese, Japanese and Korean the regional face of a CJK font (ja, ko, zh-Hans, zh-Hant, zh-HK).",
         valueName: "tag"))
@@ -28,11 +33,12 @@ struct ShapingStyleOptions: ParsableArguments {
     func validate() throws {
         if let reason = OptionRules.letterSpacing(letterSpacing) { throw ValidationError("invalid --letter-spacing \(letterSpacing): \(reason)") }
         _ = try featureList()
+        _ = try variationList()
         if let language, let reason = OptionRules.language(language) { throw ValidationError("invalid --lang \"\(language)\": \(reason)") }
     }
 
     /// True when any option was given a value other than its default.
-    var isGiven: Bool { weight != .regular || italic || letterSpacing != 0 || features != nil || language != nil }
+    var isGiven: Bool { weight != .regular || italic || letterSpacing != 0 || features != nil || language != nil || variations != nil }
 
     private func featureList() throws -> [FontFeature] {
         guard let features else { return [] }
@@ -42,9 +48,25 @@ struct ShapingStyleOptions: ParsableArguments {
         return list
     }
 
+    private func variationList() throws -> [FontVariation] {
+        guard let variations else { return [] }
+        guard let list = FontVariation.list(variations) else {
+            throw ValidationError("invalid --variations \(variations): \(OptionRules.variationsReason)")
+        }
+        return list
+    }
+
+    /// Checks the axis settings against the fonts they are for (`OptionRules.variationsProblem`).
+    func validateVariations(for chain: FontFallbackChain) throws {
+        if let variations, let problem = OptionRules.variationsProblem(try variationList(), chain: chain) {
+            throw CLIError("invalid --variations \(variations): \(problem)")
+        }
+    }
+
     /// Sets the style in render settings.
     func apply(to settings: inout RenderSettings) throws {
         (settings.weight, settings.italic, settings.letterSpacing) = (weight, italic, letterSpacing)
+        settings.variations = try variationList()
         (settings.features, settings.language) = (try featureList(), language)
     }
 }

@@ -31,9 +31,14 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     public let features: [FontFeature]
     /// What this font draws beyond its face: synthetic bold or oblique.
     let synthesis: FontSynthesis
+    /// The face's variation axes (its `fvar` table); empty for a font that is not variable.
+    public let axes: [FontAxis]
+    /// The axis values this font draws at, in axis order, each inside its axis's range and
+    /// none at its axis's default; empty for the face's default instance.
+    public let variations: [FontVariation]
 
-    /// Process-unique number, used in cache keys: a variant (other features or synthesis)
-    /// has its own, so every cache keyed by font tells variants apart for free.
+    /// Process-unique number, used in cache keys: a variant (other features, synthesis or
+    /// variations) has its own, so every cache keyed by font tells variants apart for free.
     let id: Int
     let harfBuzz: HarfBuzzFont
     private let freeType: Locked<FreeTypeFace>
@@ -47,10 +52,15 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     private let palette: [Color]
     /// Variants of this font made so far (see `variant(_:features:)`).
     private let variants = Locked<[Variant: Font]>([:])
+    /// The most variants kept per font: past it, a new setting makes a font that is not
+    /// kept (each variation instance owns a FreeType face; a service's requests may ask for
+    /// any number of axis values).
+    private static let maximumVariants = 256
 
     private struct Variant: Hashable {
         let synthesis: FontSynthesis
         let features: [FontFeature]
+        var variations: [FontVariation] = []
     }
 
     private static let nextID = Atomic<Int>(1)
@@ -110,14 +120,19 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
         isItalic = face.isItalic
         features = []
         synthesis = FontSynthesis()
+        axes = harfBuzz.axes()
+        variations = []
         (ascender, descender, lineGap) = harfBuzz.verticalMetrics()
         decorations = harfBuzz.decorationMetrics()
         freeType = Locked(face)
         id = Self.nextID.add(1, ordering: .relaxed).oldValue
     }
 
-    /// A variant sharing `font`'s face (and its FreeType lock).
-    private init(variantOf font: Font, _ variant: Variant) {
+    /// A font derived from `font`: other features and synthesis over its face (sharing its
+    /// FreeType lock) and axis values, or, given an `instance`, the face at other axis values
+    /// with the instance's own HarfBuzz font, FreeType face (and lock) and metrics.
+    private init(derivedFrom font: Font, synthesis: FontSynthesis, features: [FontFeature],
+                 instance: sending (variations: [FontVariation], harfBuzz: HarfBuzzFont, freeType: FreeTypeFace)? = nil) {
         path = font.path
         faceIndex = font.faceIndex
         familyName = font.familyName
@@ -128,25 +143,60 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
         palette = font.palette
         isBold = font.isBold
         isItalic = font.isItalic
-        features = variant.features
-        synthesis = variant.synthesis
-        harfBuzz = font.harfBuzz
-        freeType = font.freeType
-        (ascender, descender, lineGap) = (font.ascender, font.descender, font.lineGap)
-        decorations = font.decorations
+        self.features = features
+        self.synthesis = synthesis
+        axes = font.axes
+        if let instance {
+            variations = instance.variations
+            harfBuzz = instance.harfBuzz
+            freeType = Locked(instance.freeType)
+            (ascender, descender, lineGap) = instance.harfBuzz.verticalMetrics()
+            decorations = instance.harfBuzz.decorationMetrics()
+        } else {
+            variations = font.variations
+            harfBuzz = font.harfBuzz
+            freeType = font.freeType
+            (ascender, descender, lineGap) = (font.ascender, font.descender, font.lineGap)
+            decorations = font.decorations
+        }
         id = Self.nextID.add(1, ordering: .relaxed).oldValue
     }
 
-    /// This face with other OpenType features or synthesis: the same font object for the
-    /// same arguments (so caches keyed by font see one font), `self` for none.
-    func variant(_ synthesis: FontSynthesis, features: [FontFeature]) -> Font {
-        guard synthesis != FontSynthesis() || !features.isEmpty else { return self }
-        let key = Variant(synthesis: synthesis, features: features)
+    /// `font`'s face at other axis values (see `init(derivedFrom:synthesis:features:instance:)`);
+    /// nil when FreeType refuses the values.
+    private static func instance(of font: Font, variations: [FontVariation]) -> Font? {
+        let face: FreeTypeFace
+        do {
+            face = try FreeTypeFace(data: font.harfBuzz.data, faceIndex: font.faceIndex)
+            try face.setVariations(variations)
+        } catch {
+            return nil
+        }
+        return Font(derivedFrom: font, synthesis: font.synthesis, features: font.features,
+                    instance: (variations, HarfBuzzFont(instanceOf: font.harfBuzz, variations: variations), face))
+    }
+
+    /// This face with other OpenType features, synthesis or axis values: the same font object
+    /// for the same arguments (so caches keyed by font see one font), `self` for none.
+    ///
+    /// - Parameter variations: axis values as `variations(for:)` gives them (inside the axes'
+    ///   ranges, in axis order); a variant with features or synthesis shares the face of the
+    ///   instance at those values. When FreeType refuses them, the face's default instance.
+    func variant(_ synthesis: FontSynthesis, features: [FontFeature], variations: [FontVariation] = []) -> Font {
+        guard synthesis != FontSynthesis() || !features.isEmpty || !variations.isEmpty else { return self }
+        let key = Variant(synthesis: synthesis, features: features, variations: variations)
         if let font = variants.withLock({ $0[key] }) { return font }
-        let font = Font(variantOf: self, key)
+        let font: Font
+        if synthesis == FontSynthesis(), features.isEmpty {
+            guard let instance = Self.instance(of: self, variations: variations) else { return self }
+            font = instance
+        } else {
+            let face = variations.isEmpty ? self : variant(FontSynthesis(), features: [], variations: variations)
+            font = Font(derivedFrom: face, synthesis: synthesis, features: features)
+        }
         return variants.withLock { variants in
             if let existing = variants[key] { return existing }
-            variants[key] = font
+            if variants.count < Self.maximumVariants { variants[key] = font }
             return font
         }
     }
@@ -238,6 +288,7 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
         if synthesis.emboldened { extras += ", synthetic bold" }
         if synthesis.slanted { extras += ", synthetic oblique" }
         if !features.isEmpty { extras += ", features \(features.map(\.description).joined(separator: ","))" }
+        if !variations.isEmpty { extras += ", variations \(variations.map(\.description).joined(separator: ","))" }
         return "\(familyName) \(styleName) (\(path)\(faceIndex == 0 ? "" : "#\(faceIndex)")\(extras))"
     }
 

@@ -110,9 +110,13 @@ public struct FontFallbackChain: Sendable, Hashable {
     /// The font that draws a run of `style` whose clusters resolved to `font`: for a bold
     /// or italic style, the style face of `font`'s family with that weight and slant when
     /// one covers `units` (else the nearest one, the rest synthesized), else `font`
-    /// synthesized; with the style's OpenType features.
+    /// synthesized; with the style's OpenType features and the face's axis values for the
+    /// style (`Font.variations(for:)`). A variable face's `wght` axis draws a bold style
+    /// (no bold face is looked for, nothing is synthesized), its `ital` or `slnt` axis an
+    /// italic one that no italic face covers.
     func font(_ font: Font, for style: TextStyle, covering units: UnsafeBufferPointer<UInt16>) -> Font {
-        let bold = style.weight == .bold && !font.isBold, italic = style.isItalic && !font.isItalic
+        let bold = style.weight == .bold && !font.isBold && !font.drawsWeightWithAxis(style)
+        let italic = style.isItalic && !font.isItalic
         var face = font
         if bold || italic {
             // An exact face first, then one giving the weight, then one giving the slant.
@@ -122,9 +126,9 @@ public struct FontFallbackChain: Sendable, Hashable {
                 ?? candidates.first { italic && $0.isItalic && $0.isBold == font.isBold }
                 ?? font
         }
-        let synthesis = FontSynthesis(emboldened: style.weight == .bold && !face.isBold,
-                                      slanted: style.isItalic && !face.isItalic && !face.isColor)
-        return face.variant(synthesis, features: style.features)
+        let synthesis = FontSynthesis(emboldened: style.weight == .bold && !face.isBold && !face.drawsWeightWithAxis(style),
+                                      slanted: style.isItalic && !face.isItalic && !face.isColor && !face.drawsItalicWithAxis(style))
+        return face.variant(synthesis, features: style.features, variations: face.variations(for: style))
     }
 
     /// The face of `font`'s family for the CJK region of a language (Noto Sans CJK JP for

@@ -187,6 +187,28 @@ final class FreeTypeFace {
         }
     }
 
+    /// Sets the face's variation-axis coordinates (`FT_Set_Var_Design_Coordinates`): the
+    /// axes named get their values, every other axis its default.
+    ///
+    /// - Parameter variations: axis tags and design values, inside the axes' ranges (HarfBuzz
+    ///   is given the same values, so outlines and advances agree).
+    /// - Throws: `FreeTypeError` when the face has no variation axes or refuses the values.
+    func setVariations(_ variations: [FontVariation]) throws(FreeTypeError) {
+        guard let face else { throw FreeTypeError(code: 0x23) }
+        var master: UnsafeMutablePointer<FT_MM_Var>?
+        try check(FT_Get_MM_Var(face, &master))
+        defer { FT_Done_MM_Var(library, master) }
+        guard let master, let axes = master.pointee.axis else { throw FreeTypeError(code: 0x06) }
+        var coordinates = (0..<Int(master.pointee.num_axis)).map { axes[$0].def }
+        for i in coordinates.indices {
+            let tag = UInt32(truncatingIfNeeded: axes[i].tag)
+            if let setting = variations.last(where: { $0.tagValue == tag }) {
+                coordinates[i] = FT_Fixed((setting.value * 65536).rounded())
+            }
+        }
+        try check(FT_Set_Var_Design_Coordinates(face, FT_UInt(coordinates.count), &coordinates))
+    }
+
     deinit {
         if let face { FT_Done_Face(face) }
         if let library { FT_Done_FreeType(library) }

@@ -61,6 +61,38 @@ final class HarfBuzzFont: @unchecked Sendable {
         self.unitsPerEm = Int32(upem)
     }
 
+    /// An instance of `base`'s face at other variation-axis coordinates (`hb_font_set_variations`):
+    /// its own immutable font over the same face and bytes, so glyph advances, ink extents and
+    /// metrics (`HVAR`, `gvar`, `MVAR`) are the instance's.
+    ///
+    /// - Parameter variations: axis tags and design values, inside the axes' ranges.
+    init(instanceOf base: HarfBuzzFont, variations: [FontVariation]) {
+        blob = hb_blob_reference(base.blob)
+        face = hb_face_reference(base.face)
+        font = hb_font_create(face)!
+        hb_font_set_scale(font, base.unitsPerEm, base.unitsPerEm)
+        let settings = variations.map { hb_variation_t(tag: $0.tagValue, value: Float($0.value)) }
+        hb_font_set_variations(font, settings, UInt32(settings.count))
+        hb_font_make_immutable(font)
+        data = base.data
+        unitsPerEm = base.unitsPerEm
+    }
+
+    /// The face's variation axes from its `fvar` table, in the table's order; empty for a font
+    /// that is not variable.
+    func axes() -> [FontAxis] {
+        let count = hb_ot_var_get_axis_count(face)
+        guard count > 0 else { return [] }
+        var length = count
+        var infos = [hb_ot_var_axis_info_t](repeating: hb_ot_var_axis_info_t(), count: Int(count))
+        hb_ot_var_get_axis_infos(face, 0, &length, &infos)
+        return infos.prefix(Int(length)).map { info in
+            let tag = String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: info.tag >> (24 - 8 * $0)) }, as: UTF8.self)
+            return FontAxis(tag: tag, minimum: Double(info.min_value), defaultValue: Double(info.default_value),
+                            maximum: Double(info.max_value))
+        }
+    }
+
     deinit {
         hb_font_destroy(font)
         hb_face_destroy(face)

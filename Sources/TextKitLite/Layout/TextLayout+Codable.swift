@@ -19,6 +19,8 @@ struct FontReference: Codable, Hashable {
     var features: [FontFeature]?
     var syntheticBold: Bool?
     var syntheticOblique: Bool?
+    /// A variable font's axis values (`Font.variations`), none for its default instance.
+    var variations: [FontVariation]?
 
     /// A bundled font is named by its file ("NotoSansSC-Subset.otf"), resolved in the
     /// decoder's bundled fonts folder; an installed one by its family and style, which
@@ -37,6 +39,7 @@ struct FontReference: Codable, Hashable {
         features = font.features.isEmpty ? nil : font.features
         syntheticBold = font.isSyntheticBold ? true : nil
         syntheticOblique = font.isSyntheticItalic ? true : nil
+        variations = font.variations.isEmpty ? nil : font.variations
     }
 
     /// The font: by its path when it has one (layouts encoded before fonts had names
@@ -44,19 +47,32 @@ struct FontReference: Codable, Hashable {
     /// file name.
     func resolve(codingPath: [CodingKey]) throws -> Font {
         let synthesis = FontSynthesis(emboldened: syntheticBold ?? false, slanted: syntheticOblique ?? false)
-        if let path, let font = try? Font.load(path: path, faceIndex: faceIndex) { return font.variant(synthesis, features: features ?? []) }
+        if let path, let font = try? Font.load(path: path, faceIndex: faceIndex) { return font.variant(synthesis, features: features ?? [], variations: axisValues(of: font)) }
         if let family {
             guard let face = SystemFonts.face(family: family, style: style), let font = try? Font.load(path: face.path, faceIndex: face.faceIndex) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath,
                                                         debugDescription: "font \(family) \(style ?? ""): not installed (fontconfig finds no such family and style)"))
             }
-            return font.variant(synthesis, features: features ?? [])
+            return font.variant(synthesis, features: features ?? [], variations: axisValues(of: font))
         }
         do {
-            return try Font.load(path: BundledFonts.path(file), faceIndex: faceIndex).variant(synthesis, features: features ?? [])
+            let font = try Font.load(path: BundledFonts.path(file), faceIndex: faceIndex)
+            return font.variant(synthesis, features: features ?? [], variations: axisValues(of: font))
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "font \(path ?? file)#\(faceIndex): \(error)"))
         }
+    }
+}
+
+extension FontReference {
+    /// The recorded axis values as the decoded face takes them: clamped to its axes' ranges
+    /// and in its axis order (`Font.variations(for:)`), so a hostile value cannot reach
+    /// FreeType; none for a face without the axes.
+    fileprivate func axisValues(of font: Font) -> [FontVariation] {
+        guard let variations else { return [] }
+        var style = TextStyle()
+        style.variations = variations
+        return font.variations(for: style)
     }
 }
 

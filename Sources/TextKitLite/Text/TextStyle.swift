@@ -44,6 +44,10 @@ public struct TextStyle: Sendable, Hashable {
     public var letterSpacing: Double
     /// OpenType features for HarfBuzz, in order (later settings of a tag win).
     public var features: [FontFeature]
+    /// Variable-font axis settings ("wght" 650), in order (later settings of a tag win): each
+    /// font of the run that has the axis draws at the value clamped to the axis's range, and a
+    /// font without it ignores it. A setting of "wght" overrides `weight` on a variable font.
+    public var variations: [FontVariation] = []
 
     /// The point size of a style made without one, and of every front end's text and feed
     /// body unless told otherwise (`RenderSettings`, `FeedCellStyle`, `textrender
@@ -79,7 +83,7 @@ public struct TextStyle: Sendable, Hashable {
     }
 
     /// The style with only what shaping and line breaking depend on (font, size, language,
-    /// weight, slant, letter spacing, features): colors and decorations at their defaults.
+    /// weight, slant, letter spacing, features, variations): colors and decorations at their defaults.
     var shapingAttributes: TextStyle {
         var style = self
         style.ink = .black
@@ -92,7 +96,7 @@ public struct TextStyle: Sendable, Hashable {
 
     /// The style changes glyphs or their advances beyond font and size: a weight, a
     /// slant, features or letter spacing.
-    var changesGlyphs: Bool { weight != .regular || isItalic || !features.isEmpty || letterSpacing != 0 }
+    var changesGlyphs: Bool { weight != .regular || isItalic || !features.isEmpty || letterSpacing != 0 || !variations.isEmpty }
 }
 
 /// An OpenType feature setting: a four-letter tag and its value (0 off, 1 on, or an
@@ -125,12 +129,7 @@ public struct FontFeature: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// A list of features separated by commas: "tnum,-liga".
     public static func list(_ text: String) -> [FontFeature]? {
-        var result: [FontFeature] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let feature = FontFeature(part.trimmingSpaces) else { return nil }
-            result.append(feature)
-        }
-        return result
+        text.commaSeparated { FontFeature($0) }
     }
 
     public var description: String {
@@ -139,6 +138,19 @@ public struct FontFeature: Sendable, Hashable, Codable, CustomStringConvertible 
         case 1: tag
         default: "\(tag)=\(value)"
         }
+    }
+}
+
+extension String {
+    /// The parts between commas, blanks around each trimmed, each made a value by `parse`;
+    /// nil when `parse` refuses a part.
+    func commaSeparated<Value>(_ parse: (Substring) -> Value?) -> [Value]? {
+        var result: [Value] = []
+        for part in split(separator: ",", omittingEmptySubsequences: false) {
+            guard let value = parse(part.trimmingSpaces) else { return nil }
+            result.append(value)
+        }
+        return result
     }
 }
 
@@ -154,6 +166,7 @@ extension Substring {
 extension TextStyle: Codable {
     private enum CodingKeys: String, CodingKey {
         case font, size, ink, background, decorationColor, language, weight, isItalic, underline, strikethrough, letterSpacing, features
+        case variations
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -171,6 +184,7 @@ extension TextStyle: Codable {
         if strikethrough { try container.encode(strikethrough, forKey: .strikethrough) }
         if letterSpacing != 0 { try container.encode(letterSpacing, forKey: .letterSpacing) }
         if !features.isEmpty { try container.encode(features, forKey: .features) }
+        if !variations.isEmpty { try container.encode(variations, forKey: .variations) }
     }
 
     public init(from decoder: Decoder) throws {
@@ -188,5 +202,6 @@ extension TextStyle: Codable {
             strikethrough: try container.decodeIfPresent(Bool.self, forKey: .strikethrough) ?? false,
             letterSpacing: try container.decodeIfPresent(Double.self, forKey: .letterSpacing) ?? 0,
             features: try container.decodeIfPresent([FontFeature].self, forKey: .features) ?? [])
+        variations = try container.decodeIfPresent([FontVariation].self, forKey: .variations) ?? []
     }
 }
