@@ -17,4 +17,13 @@ sample='TextKitLite 把文字排版带到 Linux：HarfBuzz shaping, ICU line bre
 # A feed with avatars and photographs, drawn as cells (PNG) with their layouts.jsonl.
 rm -rf out/photos
 .build/release/textrender feed examples/photo-feed.jsonl --out out/photos --now 2026-11-28T22:00:00Z --separator
+# A variable weight ramp: one line of Inter's variable font at five values of its wght axis.
+inter=/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf
+[ -f "$inter" ] || scripts/setup.sh --test  # installs fonts-inter-variable
+mkdir -p out/weight-ramp
+for weight in 100 300 500 700 900; do
+    .build/release/textrender render "wght $weight · Variable type, one file 0123" --font "$inter" --variations "wght=$weight" \
+        --font-size 26 --width 560 --scale 2 --output "out/weight-ramp/wght-$weight.png"
+done
+echo "wrote out/weight-ramp/wght-{100,300,500,700,900}.png (Inter at five weights of one variable font)"
 echo "wrote out/sample.png, out/sample-dark.png, out/sample.json and out/photos/ (feed cells with pictures)"

@@ -44,6 +44,16 @@ struct CLIError: Error, CustomStringConvertible {
     init(_ message: String) { description = message }
 }
 
+/// Reports a usage error found in `run()` (once fonts are loaded) as one found while parsing
+/// is reported: the message and the subcommand's usage on standard error, status 64. (A
+/// `ValidationError` thrown from `run()` would show the top-level command's usage.)
+func usageFailure<Command: ParsableCommand>(_ message: String, of command: Command.Type) throws -> Never {
+    let name = command.configuration.commandName ?? ""
+    try Output.standardError("Error: \(message)\nUsage: textrender \(command.usageString())\n"
+                             + "  See 'textrender \(name) --help' for more information.\n")
+    throw ExitCode.validationFailure
+}
+
 /// Checks a `--max-lines` value: 0 (no limit) to `OptionRules.maximumMaxLines`.
 func validateMaxLines(_ value: Int) throws {
     if let reason = OptionRules.maxLines(value) { throw ValidationError("invalid --max-lines \(value): \(reason)") }

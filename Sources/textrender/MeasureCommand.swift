@@ -55,7 +55,7 @@ struct MeasureCommand: ParsableCommand {
         let media = try feed.media(consequence: "measured as a placeholder")
         let precomputer = try feed.streamingPrecomputer(media: media)
         let engine = precomputer.engine
-        try style.validateVariations(for: engine.fonts)
+        try style.validateVariations(for: engine.fonts, of: Self.self)
         let measurer = FeedMeasurer(precomputer: precomputer, subject: layout, widths: feed.widths.values, maxLines: feed.maxLines ?? 0,
                                     textStyle: try textStyle())
         let pool = RenderQueuePool(workerCount: feed.jobs)

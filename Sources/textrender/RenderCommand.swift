@@ -214,7 +214,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("no text: give it as an argument, with --file, or on standard input")
         }
         let engine = TextEngine(fonts: try fontOptions.chain())
-        try styleOptions.shaping.validateVariations(for: engine.fonts)
+        try styleOptions.shaping.validateVariations(for: engine.fonts, of: Self.self)
         let settings = try renderSettings()
         let layout: TextLayout
         let text = try emoticonTable(emoticons).attributed(settings.attributed(string))
@@ -225,10 +225,7 @@ struct RenderCommand: ParsableCommand {
         }
         // After the text, fonts and options are checked, so a bad value is reported first.
         if output == nil, !json, hit == nil {
-            // A usage error of this subcommand (thrown from run(), ValidationError would show the top-level usage).
-            try Output.standardError("Error: nothing to do: give --output FILE.png|FILE.ppm|FILE.pgm, --json or --hit X,Y\n"
-                                     + "Usage: textrender \(Self.usageString())\n  See 'textrender render --help' for more information.\n")
-            throw ExitCode.validationFailure
+            try usageFailure("nothing to do: give --output FILE.png|FILE.ppm|FILE.pgm, --json or --hit X,Y", of: Self.self)
         }
         if let output {
             let renderOptions = settings.renderOptions

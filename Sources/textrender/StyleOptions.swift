@@ -56,10 +56,11 @@ struct ShapingStyleOptions: ParsableArguments {
         return list
     }
 
-    /// Checks the axis settings against the fonts they are for (`OptionRules.variationsProblem`).
-    func validateVariations(for chain: FontFallbackChain) throws {
+    /// Checks the axis settings against the fonts they are for (`OptionRules.variationsProblem`):
+    /// a usage error of `command` when no font has a tag.
+    func validateVariations<Command: ParsableCommand>(for chain: FontFallbackChain, of command: Command.Type) throws {
         if let variations, let problem = OptionRules.variationsProblem(try variationList(), chain: chain) {
-            throw CLIError("invalid --variations \(variations): \(problem)")
+            try usageFailure("invalid --variations \(variations): \(problem)", of: command)
         }
     }
 

@@ -181,3 +181,42 @@ import Testing
         }
     }
 }
+
+/// `--variations` through `textrender`: what it accepts and the usage errors it gives.
+@Suite struct VariationOptionTests {
+    @Test func badSettingsAreUsageErrorsNamingTheValue() throws {
+        for bad in ["wght=abc", "wght", "weight=700", "wght=1e9"] {
+            let result = try TextRenderTool.run(["render", "a", "--variations", bad, "--json"])
+            #expect(result.status == 64, "\(bad): \(result.stderr)")
+            #expect(result.stderr.contains("Error: invalid --variations \(bad): use comma-separated TAG=VALUE"), "\(result.stderr)")
+        }
+        // The bundled fonts have no axes: the tag is refused, naming why.
+        let bundled = try TextRenderTool.run(["render", "a", "--variations", "wght=700", "--json"])
+        #expect(bundled.status == 64 && bundled.stderr.contains(#"no font of the chain has a "wght" axis (no font of the chain is variable)"#),
+                "\(bundled.stderr)")
+        #expect(bundled.stderr.contains("Usage: textrender render"))
+    }
+
+    @Test(.enabled(if: FontVariationTests.hasInter, Comment(rawValue: FontVariationTests.interMissing)))
+    func interTakesItsAxisByPathOrFamily() throws {
+        let font = ["--font", FontVariationTests.interPath]
+        let unknown = try TextRenderTool.run(["render", "a", "--variations", "wdth=80", "--json"] + font)
+        #expect(unknown.status == 64 && unknown.stderr.contains(#"no font of the chain has a "wdth" axis (the chain's axes: Inter Regular wght 100–900)"#),
+                "\(unknown.stderr)")
+        func width(_ arguments: [String]) throws -> Double {
+            let result = try TextRenderTool.run(["render", "Hamburgefonstiv", "--json"] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let lines = try #require(json["lines"] as? [[String: Any]])
+            return try #require((lines.first?["frame"] as? [String: Any])?["width"] as? Double)
+        }
+        let light = try width(font + ["--variations", "wght=200"])
+        let heavy = try width(font + ["--variations", "wght=800"])
+        #expect(light < heavy)
+        #expect(try width(["--font-family", "Inter", "--variations", "wght=800"]) == heavy)
+        #expect(try width(font + ["--weight", "bold"]) == width(font + ["--variations", "wght=700"]))
+        let measured = try TextRenderTool.run(["measure", "--layout", "text", "--width", "60", "--variations", "wght=900"] + font,
+                                              stdin: Data(#"{"id":1,"text":"Hamburgefonstiv heavy"}"#.utf8))
+        #expect(measured.status == 0 && measured.stdout.contains(#""lines":"#), "\(measured.stderr)")
+    }
+}
