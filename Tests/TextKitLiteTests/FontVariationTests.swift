@@ -167,6 +167,38 @@ import Testing
         #expect(clamped.allRuns.contains { $0.font.variations == [FontVariation(tag: "wght", value: 900)!] })
     }
 
+    @Test(.enabled(if: hasInter, Comment(rawValue: interMissing)))
+    func namedInstancesAreFacesAtTheirAxisValues() throws {
+        // Bits 16 and up of a face index name an instance, as FreeType and fontconfig number them.
+        let bold = try Font.load(path: Self.interPath, faceIndex: 7 << 16)
+        #expect(bold.variations == [FontVariation(tag: "wght", value: 700)!])
+        #expect(bold === (try Font.load(path: Self.interPath)).variant(FontSynthesis(), features: [], variations: bold.variations))
+        let engine = TextEngine(fonts: FontFallbackChain(primary: bold))
+        let plain = try Self.layout(engine, Self.style())
+        #expect(plain.allRuns.first?.font === bold)
+        #expect(try Self.pixels(plain) == Self.pixels(Self.layout(Self.engine(), Self.style("wght=700"))))
+        // A style's settings start from the instance's values; bold leaves it as it is.
+        #expect(try Self.layout(engine, Self.style(weight: .bold)).allRuns.first?.font === bold)
+        let light = try Self.layout(engine, Self.style("wght=300"))
+        #expect(light.allRuns.first?.font.variations == [FontVariation(tag: "wght", value: 300)!])
+        let atDefault = try Self.layout(engine, Self.style("wght=400"))
+        #expect(atDefault.allRuns.first?.font.variations == [])
+        #expect(try Self.pixels(atDefault) == Self.pixels(Self.layout(Self.engine(), Self.style())))
+        let thin = try Font.load(path: Self.interPath, faceIndex: 1 << 16)
+        #expect(thin.variations == [FontVariation(tag: "wght", value: 100)!])
+        #expect(try Self.layout(TextEngine(fonts: FontFallbackChain(primary: thin)), Self.style(weight: .bold)).allRuns.first?.font.variations
+                == [FontVariation(tag: "wght", value: 700)!])
+        #expect(throws: FontError(path: Self.interPath, reason: .namedInstanceOutOfRange(instance: 10, instanceCount: 9))) {
+            try Font.load(path: Self.interPath, faceIndex: 10 << 16)
+        }
+        #expect(throws: FontError(path: BundledFonts.path(BundledFonts.sans), reason: .namedInstanceOutOfRange(instance: 1, instanceCount: 0))) {
+            try Font.load(path: BundledFonts.path(BundledFonts.sans), faceIndex: 1 << 16)
+        }
+        // fontconfig's match for a family and style is the instance.
+        let face = try #require(SystemFonts.face(family: "Inter", style: "Bold"))
+        #expect(face.namedInstance == 7 && face.spec.hasSuffix("#458752"))
+    }
+
     // MARK: Fonts that are not variable
 
     @Test func aNonVariableFontIgnoresVariations() throws {
@@ -215,6 +247,7 @@ import Testing
         #expect(light < heavy)
         #expect(try width(["--font-family", "Inter", "--variations", "wght=800"]) == heavy)
         #expect(try width(font + ["--weight", "bold"]) == width(font + ["--variations", "wght=700"]))
+        #expect(try width(["--font-family", "Inter:Bold"]) == width(font + ["--variations", "wght=700"]))
         let measured = try TextRenderTool.run(["measure", "--layout", "text", "--width", "60", "--variations", "wght=900"] + font,
                                               stdin: Data(#"{"id":1,"text":"Hamburgefonstiv heavy"}"#.utf8))
         #expect(measured.status == 0 && measured.stdout.contains(#""lines":"#), "\(measured.stderr)")

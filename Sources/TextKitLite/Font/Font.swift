@@ -70,10 +70,15 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - path: a TrueType/OpenType font (.ttf, .otf) or collection (.ttc).
-    ///   - faceIndex: the face within a collection; 0 for single fonts.
+    ///   - faceIndex: the face within a collection; 0 for single fonts. As in FreeType and
+    ///     fontconfig, bits 16 and up name a variable font's named instance (1 for the first
+    ///     of its `fvar` table): the face at that instance's axis values.
     /// - Throws: `FontError` naming the path and the reason (missing, a directory,
-    ///   unreadable, empty, not a font, face index out of range).
+    ///   unreadable, empty, not a font, face index or named instance out of range).
     public static func load(path: String, faceIndex: Int = 0) throws(FontError) -> Font {
+        if faceIndex > 0xFFFF {
+            return try load(path: path, faceIndex: faceIndex & 0xFFFF).namedInstance(faceIndex >> 16)
+        }
         let key = "\(path)#\(faceIndex)"
         if let font = loaded.withLock({ $0[key] }) { return font }
         let font = try Font(path: path, faceIndex: faceIndex)
@@ -177,13 +182,13 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// This face with other OpenType features, synthesis or axis values: the same font object
-    /// for the same arguments (so caches keyed by font see one font), `self` for none.
+    /// for the same arguments (so caches keyed by font see one font), `self` for its own.
     ///
     /// - Parameter variations: axis values as `variations(for:)` gives them (inside the axes'
     ///   ranges, in axis order); a variant with features or synthesis shares the face of the
     ///   instance at those values. When FreeType refuses them, the face's default instance.
     func variant(_ synthesis: FontSynthesis, features: [FontFeature], variations: [FontVariation] = []) -> Font {
-        guard synthesis != FontSynthesis() || !features.isEmpty || !variations.isEmpty else { return self }
+        guard synthesis != FontSynthesis() || !features.isEmpty || variations != self.variations else { return self }
         let key = Variant(synthesis: synthesis, features: features, variations: variations)
         if let font = variants.withLock({ $0[key] }) { return font }
         let font: Font
@@ -191,7 +196,7 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
             guard let instance = Self.instance(of: self, variations: variations) else { return self }
             font = instance
         } else {
-            let face = variations.isEmpty ? self : variant(FontSynthesis(), features: [], variations: variations)
+            let face = variations == self.variations ? self : variant(FontSynthesis(), features: [], variations: variations)
             font = Font(derivedFrom: face, synthesis: synthesis, features: features)
         }
         return variants.withLock { variants in

@@ -16,6 +16,9 @@ public struct FontError: Error, Sendable, Equatable, CustomStringConvertible {
         case notAFont(String)
         /// The face index is beyond the number of faces in the file.
         case faceIndexOutOfRange(index: Int, faceCount: Int)
+        /// The named instance (a face index's bits 16 and up) is beyond the variable font's
+        /// named instances (none for a font that is not variable).
+        case namedInstanceOutOfRange(instance: Int, instanceCount: Int)
         /// The "#INDEX" of a font specification is not a number ≥ 0.
         case invalidFaceIndex(String)
         /// The file is larger than the loader accepts.
@@ -44,6 +47,9 @@ public struct FontError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAFont(let why): "not a usable font file: \(path) (\(why))"
         case .faceIndexOutOfRange(let index, let count):
             "face index \(index) out of range for \(path): the file has \(count) face\(count == 1 ? "" : "s") (0...\(max(0, count - 1)))"
+        case .namedInstanceOutOfRange(let instance, let count):
+            "named instance \(instance) out of range for \(path): the face has \(count) named instance\(count == 1 ? "" : "s")"
+                + (count == 0 ? "" : " (1...\(count))")
         case .invalidFaceIndex(let text): "invalid face index \"\(text)\" for \(path): expected a number ≥ 0 after \"#\""
         case .tooLarge(let bytes, let limit): "font file too large: \(path) (\(bytes) bytes, limit \(limit))"
         case .bundledFontNotFound:

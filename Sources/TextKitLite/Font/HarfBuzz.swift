@@ -93,6 +93,19 @@ final class HarfBuzzFont: @unchecked Sendable {
         }
     }
 
+    /// The number of named instances in the face's `fvar` table.
+    var namedInstanceCount: Int { Int(hb_ot_var_get_named_instance_count(face)) }
+
+    /// A named instance's design coordinates, one per axis in `axes()` order.
+    ///
+    /// - Parameter index: 0 for the first named instance of the `fvar` table.
+    func namedInstanceCoordinates(_ index: Int) -> [Double] {
+        var count = hb_ot_var_get_axis_count(face)
+        var coordinates = [Float](repeating: 0, count: Int(count))
+        hb_ot_var_named_instance_get_design_coords(face, UInt32(index), &count, &coordinates)
+        return coordinates.prefix(Int(count)).map(Double.init)
+    }
+
     deinit {
         hb_font_destroy(font)
         hb_face_destroy(face)

@@ -14,9 +14,16 @@ package enum SystemFonts {
         package let faceIndex: Int
         /// The family name fontconfig knows it by (its first).
         package let family: String
+        /// A variable font's named instance fontconfig matched (1 for the first of its `fvar`
+        /// table), 0 for the face's default.
+        package var namedInstance = 0
 
-        /// "PATH" or "PATH#INDEX", as `FontFallbackChain.load(specs:)` takes it.
-        package var spec: String { faceIndex == 0 ? path : "\(path)#\(faceIndex)" }
+        /// "PATH" or "PATH#INDEX", as `FontFallbackChain.load(specs:)` takes it: INDEX holds the
+        /// named instance in bits 16 and up, as FreeType and fontconfig number faces.
+        package var spec: String {
+            let index = namedInstance << 16 | faceIndex
+            return index == 0 ? path : "\(path)#\(index)"
+        }
         package var description: String { "\(family) (\(spec))" }
     }
 
@@ -150,7 +157,9 @@ package enum SystemFonts {
         var index: Int32 = 0
         FcPatternGetInteger(pattern, FC_INDEX, 0, &index)
         // A variable font's named instances are numbered above 0xFFFF; the face is the low bits.
-        return Face(path: String(cString: file), faceIndex: Int(index & 0xFFFF), family: strings(pattern, FC_FAMILY).first ?? "")
+        var face = Face(path: String(cString: file), faceIndex: Int(index & 0xFFFF), family: strings(pattern, FC_FAMILY).first ?? "")
+        face.namedInstance = Int(index >> 16)
+        return face
     }
 
     private static func add(_ pattern: OpaquePointer, _ object: String, _ value: String) {
