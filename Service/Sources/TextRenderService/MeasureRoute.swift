@@ -20,7 +20,7 @@ struct MeasureParameters: Equatable {
     var textStyle = RenderSettings()
 
     /// The parameters that style a text alone.
-    static let styleNames = ["weight", "italic", "letter-spacing", "features", "lang"]
+    static let styleNames = ["weight", "italic", "letter-spacing", "features", "lang", "variations"]
     static let names = ["width", "layout", "max-lines", "font-size", "line-spacing", "emoticons"] + styleNames
 
     init() {}
@@ -76,6 +76,9 @@ struct MeasureParameters: Equatable {
             case "features":
                 guard let list = FontFeature.list(String(value)) else { throw invalid(OptionRules.featuresReason) }
                 textStyle.features = list
+            case "variations":
+                guard let list = FontVariation.list(String(value)) else { throw invalid(OptionRules.variationsReason) }
+                textStyle.variations = list
             case "lang":
                 if let reason = OptionRules.language(String(value)) { throw invalid(reason) }
                 textStyle.language = String(value)
@@ -203,6 +206,9 @@ extension TextService {
         let limit = configuration.maxBodyBytes
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw await refusal(.bodyTooLarge(limit: limit), of: request)
+        }
+        if let problem = OptionRules.variationsProblem(parameters.textStyle.variations, chain: engine.fonts) {
+            throw ServiceError.badRequest("invalid query parameter variations: \(problem)")
         }
         guard let ticket = gate.enter() else { throw ServiceError.busy(limit: gate.limit) }
         let records = BodyRecords(BodyReader(request.body, limit: limit, timeout: configuration.bodyTimeout,

@@ -20,6 +20,7 @@ struct RenderRequest: Decodable, Sendable {
         "features", "maxLines", "truncationToken", "truncation", "align", "direction", "lineHeight",
         "lineHeightMultiple", "inset", "highlight", "emoticons", "scale", "debug", "maxPixels", "lang", "exactBox",
         "color", "background", "linkColor", "gray",
+        "variations",
     ]
 
     private struct Key: CodingKey {
@@ -72,6 +73,10 @@ struct RenderRequest: Decodable, Sendable {
         if let features: String = try value("features") {
             guard let list = FontFeature.list(features) else { throw invalid("features", "\"\(features)\"", OptionRules.featuresReason) }
             settings.features = list
+        }
+        if let variations: String = try value("variations") {
+            guard let list = FontVariation.list(variations) else { throw invalid("variations", "\"\(variations)\"", OptionRules.variationsReason) }
+            settings.variations = list
         }
         if let points = try? fields.decodeIfPresent(Double.self, forKey: Key("lineHeight")) {
             guard let mode = LineHeightMode(option: "\(points)") else { throw invalid("lineHeight", points, OptionRules.lineHeightReason) }
@@ -197,6 +202,9 @@ extension TextService {
         guard let ticket = gate.enter() else { throw ServiceError.busy(limit: gate.limit) }
         defer { withExtendedLifetime(ticket) {} }
         let engine = engine
+        if let problem = OptionRules.variationsProblem(job.settings.variations, chain: engine.fonts) {
+            throw ServiceError.badRequest("invalid \"variations\" \"\(job.settings.variations.map(\.description).joined(separator: ","))\": \(problem)")
+        }
         let table = job.emoticons ? emoticons : .empty
         // The PNG and what the headers say of the layout: the layout itself is freed on the
         // worker, before freed memory is handed back.

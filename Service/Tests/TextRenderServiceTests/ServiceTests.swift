@@ -88,11 +88,13 @@ import TextRenderService
         ("font-size=0", "invalid query parameter font-size=0: must be in (0, 100000] points"),
         ("emoticons=maybe", "invalid query parameter emoticons=maybe: must be on or off"),
         ("width=300&width=400", "query parameter width given more than once"),
-        ("jobs=2", "unknown query parameter jobs (known: width, layout, max-lines, font-size, line-spacing, emoticons, weight, italic, letter-spacing, features, lang)"),
+        ("jobs=2", "unknown query parameter jobs (known: width, layout, max-lines, font-size, line-spacing, emoticons, weight, italic, letter-spacing, features, lang, variations)"),
         ("layout=text&weight=heavy", "invalid query parameter weight=heavy: must be regular or bold"),
         ("layout=text&italic=yes", "invalid query parameter italic=yes: must be true or false"),
         ("layout=text&letter-spacing=1e9", "invalid query parameter letter-spacing=1e9: must be a finite number of points within ±10000"),
         ("layout=text&features=x", "invalid query parameter features=x: use comma-separated four-letter tags, each optionally with - (off), + (on) or =N, e.g. tnum,-liga"),
+        ("layout=text&variations=wght", "invalid query parameter variations=wght: use comma-separated TAG=VALUE settings, a four-letter axis tag and a number of at most ±32767, e.g. wght=650,wdth=80"),
+        ("layout=text&variations=wght=700", #"invalid query parameter variations: no font of the chain has a \"wght\" axis (no font of the chain is variable)"#),
         ("layout=text&lang=1", "invalid query parameter lang=1: expected a BCP 47 language tag such as ja, ko, zh-Hans, zh-Hant, en-US"),
         ("lang=ja&letter-spacing=2", "query parameter letter-spacing styles a text alone: give it with layout=text (a cell's texts have the feed's styles)"),
     ])
@@ -265,6 +267,8 @@ import TextRenderService
         (#"{"text":"x","scale":500}"#, 400, #"invalid \"scale\" 500.0: must be in (0, 100]"#),
         (#"{"text":"x","maxPixels":100000000}"#, 400, #"invalid \"maxPixels\" 100000000: must be from 1 to 16777216 (the server's --max-pixels)"#),
         (#"{"text":"x","color":"reddish"}"#, 400, #"invalid \"color\" \"reddish\": "# + Color.syntaxReason),
+        (#"{"text":"x","variations":"wght"}"#, 400, #"invalid \"variations\" \"wght\": use comma-separated TAG=VALUE settings"#),
+        (#"{"text":"x","variations":"wght=700"}"#, 400, #"invalid \"variations\" \"wght=700\": no font of the chain has a \"wght\" axis"#),
         (#"{"text":"hello world","maxPixels":100}"#, 422, "bitmap of 375×20 pixels exceeds the limit of 100 pixels"),
     ])
     func badRenderRequests(body: String, status: Int, message: String) async throws {
