@@ -199,6 +199,39 @@ import Testing
         #expect(face.namedInstance == 7 && face.spec.hasSuffix("#458752"))
     }
 
+    @Test(.enabled(if: hasInter, Comment(rawValue: interMissing)))
+    func weightsMadeAndDrawnOnManyThreadsAgreeWithOneThread() throws {
+        // A fresh font: its instances are made while other threads draw.
+        let font = try Font(path: Self.interPath, faceIndex: 0)
+        let engine = TextEngine(fonts: FontFallbackChain(primary: font))
+        let weights = [150, 350, 550, 750, 850, 150, 350, 550, 750, 850]
+        let results = Locked<[Int: (Double, [UInt8])]>([:])
+        DispatchQueue.concurrentPerform(iterations: weights.count) { i in
+            guard let layout = try? Self.layout(engine, Self.style("wght=\(weights[i])")),
+                  let pixels = try? Self.pixels(layout, cache: GlyphCache()) else { return }
+            results.withLock { $0[i] = (layout.measuredWidth, pixels) }
+        }
+        let parallel = results.withLock { $0 }
+        #expect(parallel.count == weights.count)
+        for (i, weight) in weights.enumerated() {
+            let serial = try Self.layout(Self.engine(), Self.style("wght=\(weight)"))
+            #expect(parallel[i]?.0 == serial.measuredWidth, "wght \(weight)")
+            #expect(try parallel[i]?.1 == Self.pixels(serial, cache: GlyphCache()), "wght \(weight)")
+        }
+    }
+
+    @Test(.enabled(if: hasInter, Comment(rawValue: interMissing)))
+    func aFontKeepsABoundedNumberOfInstances() throws {
+        let font = try Font(path: Self.interPath, faceIndex: 0)
+        func instance(_ weight: Int) -> Font { font.variant(FontSynthesis(), features: [], variations: [FontVariation(tag: "wght", value: Double(weight))!]) }
+        let kept = (0..<64).map { instance(101 + $0) }
+        #expect(kept.enumerated().allSatisfy { $1 === instance(101 + $0) })
+        // Past the bound an instance is made for each call, drawn alike, and not kept.
+        let first = instance(800), second = instance(800)
+        #expect(first !== second && first.variations == second.variations)
+        #expect(first.inkBox(glyph: 40, size: 20) == second.inkBox(glyph: 40, size: 20))
+    }
+
     // MARK: Fonts that are not variable
 
     @Test func aNonVariableFontIgnoresVariations() throws {

@@ -55,7 +55,7 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     /// The most variants kept per font: past it, a new setting makes a font that is not
     /// kept (each variation instance owns a FreeType face; a service's requests may ask for
     /// any number of axis values).
-    private static let maximumVariants = 256
+    private static let maximumVariants = 64
 
     private struct Variant: Hashable {
         let synthesis: FontSynthesis
