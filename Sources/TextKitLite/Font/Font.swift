@@ -50,7 +50,7 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     /// The colors of the font's `CPAL` palette 0, read once when the font loads (empty
     /// without COLRv0 layers).
     private let palette: [Color]
-    /// Variants of this font made so far (see `variant(_:features:)`).
+    /// Variants of this font made so far (see `variant(_:features:variations:)`).
     private let variants = Locked<[Variant: Font]>([:])
     /// The most variants kept per font: past it, a new setting makes a font that is not
     /// kept (each variation instance owns a FreeType face; a service's requests may ask for
