@@ -37,8 +37,19 @@ import Testing
                           insets: EdgeInsets(top: 3, left: 5, bottom: 7, right: 2), direction: .rightToLeft),
             LayoutOptions(maxLines: 1, truncation: .middle, lineHeightMode: .uniform),
             LayoutOptions(maxLines: 6, alignment: .justify, lineHeightMode: .uniform, direction: .leftToRight),
+            // Start and middle truncation over several lines; balanced lines (lines broken twice).
+            LayoutOptions(maxLines: 3, truncation: .start, truncationToken: token, lineHeightMode: .natural),
+            LayoutOptions(maxLines: 2, truncation: .middle, lineHeightMode: .natural, insets: EdgeInsets(all: 4)),
+            balanced,
         ]
     }()
+
+    /// Balanced lines, with a line limit and natural line heights.
+    static var balanced: LayoutOptions {
+        var options = LayoutOptions(maxLines: 5, alignment: .center, lineHeightMode: .natural)
+        options.lineBalance = true
+        return options
+    }
 
     static let widths: [Double] = [24, 61.5, 120, 230, 375, 800]
 

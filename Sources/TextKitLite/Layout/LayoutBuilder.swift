@@ -6,15 +6,26 @@ struct LayoutBuilder {
     let engine: TextEngine
 
     func build() -> TextLayout {
-        var breaker = LineBreaker(maxWidth: options.breakWidth, fonts: shaped.fonts, receiver: LineCollector(maxLines: options.lineLimit))
+        build(plan: BreakPlan(shaped, options: options))
+    }
+
+    /// Lays out the text broken as `plan` says (`BreakPlan(shaped, options: options)`).
+    func build(plan: BreakPlan) -> TextLayout {
+        let skipped = plan.skippedLines
+        var breaker = LineBreaker(maxWidth: plan.width, linesAtWidth: options.linesAtWidth, fonts: shaped.fonts,
+                                  receiver: LineCollector(maxLines: skipped + options.lineLimit))
         shaped.breakLines(into: &breaker)
-        let truncated = breaker.leavesTextOut(paragraphCount: shaped.paragraphs.count, options: options)
+        let truncated = skipped > 0 || breaker.leavesTextOut(paragraphCount: shaped.paragraphs.count, options: options)
         var lines = breaker.receiver.lines
+        if skipped > 0 { lines.removeFirst(skipped) }
         var styles = shaped.styles
         var tokenAttachments: [AttributedText.Attachment] = []
-        if truncated, let last = lines.last {
-            let (line, token) = engine.truncate(last, of: shaped.text, brokenBy: breaker, options: options, fonts: shaped.fonts)
-            lines[lines.count - 1] = line
+        // The token goes on the last line shown, or the first when the text's last lines are.
+        if truncated, let index = skipped > 0 ? lines.indices.first : lines.indices.last {
+            let paragraph = shaped.paragraphs[lines[index].paragraph]
+            let (line, token) = engine.truncate(lines[index], of: shaped.text, level: paragraph.level, graphemes: paragraph.graphemes,
+                                                emptyMetrics: paragraph.emptyMetrics, options: options, fonts: shaped.fonts)
+            lines[index] = line
             styles += token.runs.map(\.style)
             tokenAttachments = token.attachments
         }

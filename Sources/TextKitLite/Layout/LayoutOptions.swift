@@ -14,9 +14,14 @@ public enum TextAlignment: String, Sendable, Hashable, Codable, CaseIterable {
 public enum TruncationMode: String, Sendable, Hashable, Codable, CaseIterable {
     /// At the end of the last visible line.
     case end
-    /// At the start of a single line (`maxLines == 1`); at the end otherwise.
+    /// At the start: the text's last `maxLines` lines are shown, the token starting the
+    /// first of them (its start cut to make room). A single line (`maxLines == 1`) holds the
+    /// first paragraph: the token, then as much of the paragraph's end as fits.
     case start
-    /// In the middle of a single line (`maxLines == 1`); at the end otherwise.
+    /// In the middle of the last visible line: the lines before it are shown as they break,
+    /// and it holds its own start, the token, and the end of its paragraph (the paragraphs
+    /// after it are left out). A single line (`maxLines == 1`) shows the first paragraph's
+    /// start and end.
     case middle
 }
 
@@ -52,6 +57,17 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
     /// Space around the text inside the box.
     public var insets: EdgeInsets
     public var direction: ParagraphDirection
+    /// Lines of even length, as CSS `text-wrap: balance`: the text keeps the number of lines
+    /// greedy breaking gives at the width, broken at the narrowest width that keeps it
+    /// (`TextEngine.narrowestWidth(of:lines:options:)`); the lines are still aligned in the
+    /// full width, and `TextLayout.measuredWidth` is the balanced one. One width for every
+    /// paragraph. A truncated text (more lines than `maxLines`) is not balanced. Off by default.
+    public var lineBalance: Bool {
+        get { balance ?? false }
+        set { balance = newValue ? true : nil }
+    }
+    /// `lineBalance` when on: encoded only then, so options without it encode as before.
+    private var balance: Bool?
 
     public init(width: Double = .infinity, maxLines: Int = 0, truncation: TruncationMode = .end,
                 truncationToken: AttributedText? = nil, alignment: TextAlignment = .natural,
@@ -72,9 +88,10 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case width, maxLines, truncation, truncationToken, alignment, lineHeightMultiple, lineSpacing, lineHeightMode,
              insets, direction
+        case balance = "lineBalance"
     }
 
-    /// Decodes options; `truncationToken` may be missing.
+    /// Decodes options; `truncationToken` and `lineBalance` may be missing.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -86,6 +103,7 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
             lineSpacing: try c.decode(Double.self, forKey: .lineSpacing),
             lineHeightMode: try c.decode(LineHeightMode.self, forKey: .lineHeightMode),
             insets: try c.decode(EdgeInsets.self, forKey: .insets), direction: try c.decode(ParagraphDirection.self, forKey: .direction))
+        lineBalance = try c.decodeIfPresent(Bool.self, forKey: .balance) ?? false
     }
 
     /// The longest finite width, and the largest inset, in points. Every coordinate a layout

@@ -37,23 +37,32 @@ public final class TextEngine: Sendable {
         self.shapeCache = shapeCache
     }
 
-    /// The last line shown of a text whose lines left text out, truncated: the options'
-    /// token (or "…" styled as the text it follows) shaped for the line's paragraph, through
-    /// the token cache, and handed to `Truncation` as data.
+    /// The line of a text whose lines left text out that shows the token, truncated: the
+    /// options' token (or "…" styled as the text it follows) shaped for the line's
+    /// paragraph, through the token cache, and handed to `Truncation` as data.
     ///
     /// - Parameters:
-    ///   - breaker: the breaker that broke the lines; it stopped in the line's paragraph.
+    ///   - level, graphemes, emptyMetrics: the line's paragraph's embedding level, grapheme
+    ///     boundaries and empty-line metrics.
     ///   - fonts: the chain the text was shaped with.
     /// - Returns: the line, whose token pieces have style indices from `text.runs.count` on,
     ///   and the token (those indices are its runs').
-    func truncate<Receiver>(_ line: BrokenLine, of text: AttributedText, brokenBy breaker: LineBreaker<Receiver>,
-                            options: LayoutOptions, fonts: FontFallbackChain) -> (line: BrokenLine, token: AttributedText) {
+    func truncate(_ line: BrokenLine, of text: AttributedText, level: UInt8, graphemes: GraphemeBoundaries, emptyMetrics: FontMetrics,
+                  options: LayoutOptions, fonts: FontFallbackChain) -> (line: BrokenLine, token: AttributedText) {
         let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: Truncation.cutStyle(of: line, in: text))
-        let shaped = shapedToken(tokenText, direction: breaker.level & 1 == 1 ? .rightToLeft : .leftToRight, fonts: fonts)
+        let shaped = shapedToken(tokenText, direction: level & 1 == 1 ? .rightToLeft : .leftToRight, fonts: fonts)
         let token = TruncationToken(shaped: shaped.paragraphs.first, styleOffset: text.runs.count)
-        let cut = Truncation.truncate(line, token: token, graphemes: breaker.graphemes, emptyMetrics: breaker.emptyMetrics,
+        let cut = Truncation.truncate(line, token: token, graphemes: graphemes, emptyMetrics: emptyMetrics,
                                       options: options, fonts: fonts, units: text.utf16)
         return (cut, tokenText)
+    }
+
+    /// `truncate(_:of:level:graphemes:emptyMetrics:options:fonts:)` of the last line `breaker`
+    /// broke (it stopped in the line's paragraph).
+    func truncate<Receiver>(_ line: BrokenLine, of text: AttributedText, brokenBy breaker: LineBreaker<Receiver>,
+                            options: LayoutOptions, fonts: FontFallbackChain) -> (line: BrokenLine, token: AttributedText) {
+        truncate(line, of: text, level: breaker.level, graphemes: breaker.graphemes, emptyMetrics: breaker.emptyMetrics,
+                 options: options, fonts: fonts)
     }
 
     /// A truncation token shaped for a paragraph direction with a fallback chain (the
@@ -84,7 +93,7 @@ public final class TextEngine: Sendable {
     /// - Throws: `LayoutError` for a style with an invalid point size.
     public func shape(_ text: AttributedText, direction: ParagraphDirection = .auto) throws(LayoutError) -> ShapedText {
         try validateStyles(of: text)
-        return ShapedText(text: text, direction: direction, fonts: fonts, cache: shapeCache)
+        return shaped(text, direction: direction)
     }
 
     /// Shapes and lays out a text.
@@ -103,8 +112,12 @@ public final class TextEngine: Sendable {
 
     /// Shapes and lays out a text whose options and styles were checked.
     private func layoutValid(_ text: AttributedText, options: LayoutOptions) -> TextLayout {
-        let shaped = ShapedText(text: text, direction: options.direction, fonts: fonts, cache: shapeCache)
-        return LayoutBuilder(shaped: shaped, options: options, engine: self).build()
+        LayoutBuilder(shaped: shaped(text, direction: options.direction), options: options, engine: self).build()
+    }
+
+    /// A text whose styles were checked, itemized and shaped.
+    func shaped(_ text: AttributedText, direction: ParagraphDirection) -> ShapedText {
+        ShapedText(text: text, direction: direction, fonts: fonts, cache: shapeCache)
     }
 
     /// Measures a text as `layout(_:options:)` would lay it out: the same height, line
@@ -232,5 +245,32 @@ public final class TextEngine: Sendable {
         for run in text.runs { try run.style.validate(fonts: fonts) }
         try text.baseStyle.validate(fonts: fonts)
         for attachment in text.attachments { try attachment.attachment.validate() }
+    }
+}
+
+extension TextEngine {
+    /// The narrowest layout width at which a shaped text takes at most `lines` lines: the
+    /// width a chat bubble or a title needs (pretext's `walkLineRanges` use). Found by
+    /// breaking the text's units again at a few widths the units' sums give, never shaping
+    /// again; exact: the text's widest line at that width plus the insets, and one point
+    /// less needs more lines. With `lines: 1` and no width limit it is the text's natural
+    /// width (of its widest paragraph). `layout(_:options:)` at it gives those lines, as
+    /// balanced lines do (`LayoutOptions.lineBalance`).
+    ///
+    /// - Parameters:
+    ///   - shaped: the text, shaped once (`shape(_:direction:)`).
+    ///   - lines: the most lines, 1 or more.
+    ///   - options: the widest width allowed (`width`; infinity for none) and the insets,
+    ///     added to the width found; line limits, truncation and balance do not apply.
+    /// - Returns: the width in points, or nil when the text needs more than `lines` lines
+    ///   even at `options.width` (it has more paragraphs than `lines`, say). A text with
+    ///   nothing visible (empty, or only white space) gives the insets' width.
+    /// - Throws: `LayoutError` naming an invalid option or a `lines` below 1.
+    /// - Complexity: O(n) in the text's break units per width tried, for a few widths (about
+    ///   the log of the number of distinct line widths).
+    public func narrowestWidth(of shaped: ShapedText, lines: Int, options: LayoutOptions = LayoutOptions()) throws(LayoutError) -> Double? {
+        try validate(options)
+        guard lines >= 1 else { throw .invalidOption(name: "lines", value: "\(lines)", reason: "must be 1 or more") }
+        return LineBalance.narrowestWidth(shaped, lines: lines, maxWidth: options.contentWidth).map { $0 + options.insets.horizontal }
     }
 }

@@ -254,7 +254,7 @@ extension TextLayout: Codable {
     private var decodingProblem: String? {
         do { try options.validate() } catch { return error.description }
         guard size.width.isFinite, size.height.isFinite, measuredWidth.isFinite else { return "size not finite" }
-        let textCount = text.utf16Count, tokenCount = options.truncationToken?.utf16Count ?? 0
+        let textCount = text.utf16Count, tokenCount = truncationTokenUnits.count  // the default token is "…"
         var previousEnd = 0
         for (index, line) in lines.enumerated() {
             guard line.range.lowerBound >= previousEnd, line.range.upperBound <= textCount else {

@@ -95,7 +95,7 @@ extension TextLayout {
     /// Where the text of a truncated line was cut: its end, its start (start truncation),
     /// or the end of the text kept before the token (middle truncation).
     func truncationCut(in line: LayoutLine) -> Int {
-        switch Truncation.placement(options) {
+        switch options.truncation {
         case .end: return line.range.upperBound
         case .start: return line.range.lowerBound
         case .middle:

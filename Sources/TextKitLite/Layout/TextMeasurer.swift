@@ -6,7 +6,10 @@ enum TextMeasurer {
     /// and go to the breaker as they come (`LineBreakerFan`); no shaped text is made, and the
     /// text is itemized no further than the cut. Equals `measure(_:options:engine:)` of the
     /// shaped text.
+    /// Options that break lines twice (`BreakPlan`) need the units kept: the text is shaped
+    /// whole, then measured as a shaped text.
     static func measure(_ text: AttributedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
+        if options.breaksTwice { return measure(engine.shaped(text, direction: options.direction), options: options, engine: engine) }
         let primary = engine.fonts.primaryMetrics(for: text)
         var fan = LineBreakerFan(breaker(options: options, fonts: engine.fonts, primary: primary), fonts: engine.fonts)
         let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
@@ -19,6 +22,10 @@ enum TextMeasurer {
     ///
     /// - Precondition: `widths` is not empty.
     static func measure(_ text: AttributedText, options: LayoutOptions, widths: [Double], engine: TextEngine) -> [TextMeasurement] {
+        if options.breaksTwice {
+            let shaped = engine.shaped(text, direction: options.direction)
+            return widths.map { measure(shaped, options: options.at(width: $0), engine: engine) }
+        }
         let primary = engine.fonts.primaryMetrics(for: text)
         var fan = LineBreakerFan(breaker(options: options.at(width: widths[0]), fonts: engine.fonts, primary: primary),
                                  others: widths.dropFirst().map { breaker(options: options.at(width: $0), fonts: engine.fonts, primary: primary) },
@@ -52,21 +59,28 @@ enum TextMeasurer {
     }
 
     /// Measures a shaped text at the options' width: its units go through the breaker again,
-    /// with no itemizing, shaping or ICU ("shape once, break many").
+    /// with no itemizing, shaping or ICU ("shape once, break many"), as its `BreakPlan` says.
+    /// A plan that leaves the first lines out (start truncation over several lines, whose
+    /// token goes on the first line shown) is measured by laying out.
     static func measure(_ shaped: ShapedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
-        var breaker = self.breaker(options: options, fonts: shaped.fonts, primary: shaped.primaryMetrics)
+        let plan = BreakPlan(shaped, options: options)
+        if plan.skippedLines > 0 {
+            return TextMeasurement(LayoutBuilder(shaped: shaped, options: options, engine: engine).build(plan: plan))
+        }
+        var breaker = self.breaker(options: options, width: plan.width, fonts: shaped.fonts, primary: shaped.primaryMetrics)
         shaped.breakLines(into: &breaker)
         return measurement(&breaker, text: { shaped.text }, paragraphCount: shaped.paragraphs.count, fonts: shaped.fonts,
                            options: options, engine: engine)
     }
 
-    /// A new breaker at the options' width whose receiver measures; `primary`: the primary
-    /// font's metrics at the text's base size.
+    /// A new breaker at `width` (the options' content width unless a plan says otherwise)
+    /// whose receiver measures; `primary`: the primary font's metrics at the text's base size.
     @inline(__always)
-    private static func breaker(options: LayoutOptions, fonts: FontFallbackChain, primary: FontMetrics) -> LineBreaker<LineMeasurer> {
+    private static func breaker(options: LayoutOptions, width: Double? = nil, fonts: FontFallbackChain,
+                                primary: FontMetrics) -> LineBreaker<LineMeasurer> {
         // Truncation changes the last line's start (start truncation) or, with natural
         // heights, its metrics (the token's fonts): then the line's pieces are kept.
-        LineBreaker(maxWidth: options.breakWidth, fonts: fonts, receiver: LineMeasurer(
+        LineBreaker(maxWidth: width ?? options.contentWidth, linesAtWidth: options.linesAtWidth, fonts: fonts, receiver: LineMeasurer(
             maxLines: options.lineLimit,
             keepsLastLine: options.maxLines > 0 && (options.lineHeightMode == .natural || options.truncation != .end),
             stack: LineStack(options: options, primary: primary)))

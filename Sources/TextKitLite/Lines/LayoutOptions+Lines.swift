@@ -4,11 +4,21 @@ extension LayoutOptions {
         width.isFinite ? width - insets.horizontal : .infinity
     }
 
-    /// The width lines are broken at: a single line truncated at its start or middle holds
-    /// the whole paragraph before it is cut.
-    var breakWidth: Double {
-        maxLines == 1 && truncation != .end ? .infinity : contentWidth
+    /// The lines broken at the width before the last line shown, which is broken at no width
+    /// (it holds the rest of its paragraph, to be cut at its middle, or at its start when it
+    /// is the only line): all but the last for middle truncation, none for start truncation
+    /// of a single line, all otherwise.
+    var linesAtWidth: Int {
+        maxLines > 0 && (truncation == .middle || truncation == .start && maxLines == 1) ? maxLines - 1 : .max
     }
+
+    /// Start truncation over several lines: the text's last lines are shown, the first of
+    /// them cut at its start for the token.
+    var keepsLastLines: Bool { truncation == .start && maxLines > 1 }
+
+    /// Lines are broken twice: a first breaking of the shaped text decides the width or the
+    /// lines shown (`BreakPlan`).
+    var breaksTwice: Bool { lineBalance || keepsLastLines }
 
     /// Most lines shown.
     var lineLimit: Int { maxLines > 0 ? maxLines : Int.max }

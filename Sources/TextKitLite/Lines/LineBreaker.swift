@@ -46,7 +46,12 @@ protocol LineReceiver {
 /// the itemizer puts into the pieces (`ShapedPiece.breakAfter`).
 struct LineBreaker<Receiver: LineReceiver> {
     var receiver: Receiver
-    private let limit: Double
+    private var limit: Double
+    /// Lines broken at the width; the lines after them are broken at no width (the last line
+    /// shown holds the rest of its paragraph for start and middle truncation).
+    private let linesAtWidth: Int
+    /// Lines ended so far.
+    private var lineCount = 0
     /// The chain the pieces are shaped with (the metrics of a unit cut in parts).
     private let fonts: FontFallbackChain
     /// The receiver wants no more lines.
@@ -55,6 +60,14 @@ struct LineBreaker<Receiver: LineReceiver> {
     private(set) var endedParagraph = false
     /// Width of the widest line so far (without its hanging white space).
     private(set) var widestLine = 0.0
+    /// Width of the last line ended (without its hanging white space).
+    private var lastLineWidth = 0.0
+    /// The widths the breaker compared with its width and found to fit (the widest line but
+    /// a single cluster wider than the width) and not to fit (a line with the unit or
+    /// cluster that did not fit it): at any width from `widestFit` to below `narrowestOverflow`
+    /// every comparison comes out the same, so the same lines are broken (`LineBalance`).
+    private(set) var widestFit = 0.0
+    private(set) var narrowestOverflow = Double.infinity
 
     // The paragraph being broken (the last one begun once the breaker stops).
     private(set) var level: UInt8 = 0
@@ -82,9 +95,11 @@ struct LineBreaker<Receiver: LineReceiver> {
 
     /// - Parameters:
     ///   - maxWidth: the widest a line may be, in points (infinity: no limit).
+    ///   - linesAtWidth: the lines broken at `maxWidth`; those after them have no limit.
     ///   - fonts: the chain the pieces are shaped with.
-    init(maxWidth: Double, fonts: FontFallbackChain, receiver: consuming Receiver) {
-        limit = maxWidth + LineCuts.epsilon
+    init(maxWidth: Double, linesAtWidth: Int = .max, fonts: FontFallbackChain, receiver: consuming Receiver) {
+        limit = linesAtWidth > 0 ? maxWidth + LineCuts.epsilon : .infinity
+        self.linesAtWidth = linesAtWidth
         self.fonts = fonts
         self.receiver = receiver
     }
@@ -158,7 +173,10 @@ struct LineBreaker<Receiver: LineReceiver> {
         var index = start
         while index < units.count {
             let candidate = width + units[index].width - units[index].hang
-            guard candidate <= limit else { break }
+            guard candidate <= limit else {
+                narrowestOverflow = min(narrowestOverflow, candidate)
+                break
+            }
             width += units[index].width
             visible = candidate
             if units[index].metrics != included {
@@ -180,11 +198,11 @@ struct LineBreaker<Receiver: LineReceiver> {
 
     /// Whether the lines shown leave text out (they are truncated), once the text's
     /// `paragraphCount` paragraphs went through: the receiver stopped before the end of the
-    /// text, or a single line truncated at its start or middle (broken at no width) is wider
-    /// than the options' content width.
+    /// text, or stopped at a last line broken at no width (start or middle truncation) that
+    /// is wider than the options' content width.
     func leavesTextOut(paragraphCount: Int, options: LayoutOptions) -> Bool {
         if isStopped, !endedParagraph || paragraphsBegun < paragraphCount { return true }
-        return options.maxLines == 1 && options.truncation != .end && widestLine > options.contentWidth + LineCuts.epsilon
+        return isStopped && lineCount > linesAtWidth && lastLineWidth > options.contentWidth + LineCuts.epsilon
     }
 
     /// Places a unit that does not fit on the line being filled, or comes when the line
@@ -231,7 +249,10 @@ struct LineBreaker<Receiver: LineReceiver> {
     @inline(__always)
     private mutating func fits(_ unit: BreakUnit, metrics unitMetrics: FontMetrics) -> Bool {
         let candidate = lineWidth + unit.width - unit.hang
-        guard candidate <= limit else { return false }
+        guard candidate <= limit else {
+            narrowestOverflow = min(narrowestOverflow, candidate)
+            return false
+        }
         if lineStart < 0 { lineStart = unit.start }
         lineWidth += unit.width
         visible = candidate
@@ -266,7 +287,8 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// `unitMetrics` and `pieces` hold the rest, whose width is the unit's less the line's.
     private mutating func emergencyBreak(_ unit: inout BreakUnit, metrics unitMetrics: inout FontMetrics,
                                          of pieces: inout [ShapedPiece]) -> Bool {
-        let cut = LineCuts.fittingPrefix(pieces[unit.pieces], graphemes: graphemes, width: limit)
+        let (cut, overflow) = LineCuts.fittingPrefix(pieces[unit.pieces], graphemes: graphemes, width: limit)
+        narrowestOverflow = min(narrowestOverflow, overflow)
         // The line's pieces: those before the cut, and the first part of one it cuts.
         var k = Int(unit.first)
         while k < Int(unit.end), pieces[k].end <= cut { k += 1 }
@@ -310,6 +332,10 @@ struct LineBreaker<Receiver: LineReceiver> {
         paragraphHasLines = true
         endedParagraph = isParagraphEnd
         widestLine = max(widestLine, visible)
+        lastLineWidth = visible
+        if visible <= limit { widestFit = max(widestFit, visible) }  // not a cluster wider than the width
+        lineCount += 1
+        if lineCount == linesAtWidth { limit = .infinity }
         lineStart = -1
         lineWidth = 0
         visible = 0
@@ -343,12 +369,17 @@ enum LineCuts {
     }
 
     /// The last cut point whose prefix fits `width`, or the first one when none fits; white
-    /// space after it hangs at the end of the line rather than start the next.
-    static func fittingPrefix(_ unit: ArraySlice<ShapedPiece>, graphemes: GraphemeBoundaries, width: Double) -> Int32 {
+    /// space after it hangs at the end of the line rather than start the next. And the width
+    /// of the first prefix that does not fit (infinity when all do).
+    static func fittingPrefix(_ unit: ArraySlice<ShapedPiece>, graphemes: GraphemeBoundaries,
+                              width: Double) -> (cut: Int32, overflow: Double) {
         let points = cutPoints(unit, graphemes: graphemes, limit: width)
         var best = points[0].offset
-        for point in points where point.width <= width { best = point.offset }
-        return endOfWhiteSpace(unit, from: best, graphemes: graphemes)
+        var overflow = Double.infinity
+        for point in points {
+            if point.width <= width { best = point.offset } else { overflow = min(overflow, point.width) }
+        }
+        return (endOfWhiteSpace(unit, from: best, graphemes: graphemes), overflow)
     }
 
     /// The end of the hanging white space that starts at cut point `offset` of `unit`, at a

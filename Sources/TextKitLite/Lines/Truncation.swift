@@ -29,8 +29,10 @@ enum Truncation {
         line.pieces.last.map { text.runs[Int($0.style)].style } ?? text.style(at: Int(line.start))
     }
 
-    /// The last line shown, cut to make room for `token`, at its end, or for a single line
-    /// at its start or middle.
+    /// The line that shows the token, cut to make room for it as the options' truncation
+    /// mode says: at the end of the last line shown; at the start of the first line shown
+    /// (the text's last lines are shown, or a single line holds its paragraph); in the middle
+    /// of the last line shown, which holds the rest of its paragraph.
     ///
     /// - Parameters:
     ///   - graphemes, emptyMetrics: of the line's paragraph.
@@ -40,18 +42,13 @@ enum Truncation {
     static func truncate(_ line: BrokenLine, token: TruncationToken, graphemes: GraphemeBoundaries, emptyMetrics: FontMetrics,
                          options: LayoutOptions, fonts: FontFallbackChain, units: [UInt16]) -> BrokenLine {
         let width = options.contentWidth
-        var truncated = switch placement(options) {
+        var truncated = switch options.truncation {
         case .start: start(line, token: token, maxWidth: width, graphemes: graphemes, units: units)
         case .middle: middle(line, token: token, maxWidth: width, graphemes: graphemes, units: units)
         case .end: end(line, token: token, maxWidth: width, graphemes: graphemes, units: units)
         }
         truncated.metrics = BreakUnit.metrics(of: truncated.pieces[...], fonts: fonts, empty: emptyMetrics)
         return truncated
-    }
-
-    /// Where the token goes: start and middle truncation apply to a single line only.
-    static func placement(_ options: LayoutOptions) -> TruncationMode {
-        options.maxLines == 1 ? options.truncation : .end
     }
 
     /// End truncation: keeps as much of `line` as fits before the token, never leaving a
@@ -68,8 +65,8 @@ enum Truncation {
         return finish(line, pieces: kept, range: line.start..<points[chosen].offset)
     }
 
-    /// Start truncation of a single line: the token, then as much of the paragraph's end
-    /// as fits (without leading spaces).
+    /// Start truncation of a line: the token, then as much of the line's end as fits
+    /// (without leading spaces).
     static func start(_ line: BrokenLine, token: TruncationToken, maxWidth: Double, graphemes: GraphemeBoundaries,
                       units: [UInt16]) -> BrokenLine {
         let points = LineCuts.cutPoints(line.pieces, graphemes: graphemes, start: line.start)
@@ -83,7 +80,8 @@ enum Truncation {
         return finish(line, pieces: token.pieces + kept, range: points[chosen].offset..<line.end)
     }
 
-    /// Middle truncation of a single line: the paragraph's start, the token, its end.
+    /// Middle truncation of a line holding the rest of its paragraph: the line's start, the
+    /// token, the paragraph's end.
     static func middle(_ line: BrokenLine, token: TruncationToken, maxWidth: Double, graphemes: GraphemeBoundaries,
                        units: [UInt16]) -> BrokenLine {
         let points = LineCuts.cutPoints(line.pieces, graphemes: graphemes, start: line.start)

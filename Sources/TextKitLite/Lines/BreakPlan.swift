@@ -1,0 +1,35 @@
+/// How a shaped text's lines are broken for a layout's options, decided by breaking its
+/// units once before (relayout: no shaping): the width, the balanced one for `lineBalance`,
+/// and the lines left out before those shown, for start truncation over several lines.
+/// Layout and measuring both follow it, so they agree.
+struct BreakPlan {
+    /// The width lines are broken at, inside the insets.
+    var width: Double
+    /// Lines left out before those shown: start truncation over several lines shows the
+    /// text's last `maxLines` lines.
+    var skippedLines = 0
+
+    /// The options' own plan: their content width, no line left out.
+    init(options: LayoutOptions) {
+        width = options.contentWidth
+    }
+
+    /// The plan for `shaped` (the options' own unless they break twice): the text's greedy
+    /// lines at the content width are counted; with more than `maxLines` under start
+    /// truncation the first ones are left out; with `lineBalance` and no truncation, lines
+    /// are broken at the narrowest width that keeps their count (`LineBalance`).
+    init(_ shaped: ShapedText, options: LayoutOptions) {
+        self.init(options: options)
+        guard options.breaksTwice else { return }
+        let counted = options.keepsLastLines || options.maxLines == 0 ? Int.max : options.maxLines
+        let greedy = LineBalance.probe(shaped, width: width, lineLimit: counted).lines
+        if options.keepsLastLines, greedy > options.maxLines {
+            skippedLines = greedy - options.maxLines
+            return
+        }
+        // Balance changes nothing when the text is truncated or each paragraph is one line.
+        guard options.lineBalance, greedy <= options.lineLimit, greedy > shaped.paragraphs.count,
+              let balanced = LineBalance.narrowestWidth(shaped, lines: greedy, maxWidth: width) else { return }
+        width = balanced
+    }
+}
