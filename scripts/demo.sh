@@ -2,6 +2,7 @@
 # Installs what is missing, builds textrender, and renders a mixed Chinese / English /
 # emoji / Arabic / Hebrew paragraph to out/sample.png (color: color emoji, blue links, dark
 # text on white) with the bundled fonts, and the same in the dark colors to out/sample-dark.png;
+# a headline broken greedily and balanced to out/title-greedy.png and out/title-balance.png;
 # then the cells of examples/photo-feed.jsonl (avatars and pictures) to out/photos/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,12 @@ sample='TextKitLite 把文字排版带到 Linux：HarfBuzz shaping, ICU line bre
     --emoticons examples/emoticons/emoticons.json --output out/sample.png --json > out/sample.json
 .build/release/textrender render "$sample" --width 320 --scale 2 --highlight --color '#f7f9f9' --background '#15202b' \
     --output out/sample-dark.png
+# A headline in 300 points: greedy lines (a lone word last), and balanced (--balance).
+title='City council approves new bike lanes after a long debate'
+for lines in greedy balance; do
+    .build/release/textrender render "$title" --width 300 --font-size 28 --weight bold --align center --scale 2 \
+        $([ "$lines" = balance ] && echo --balance) --output "out/title-$lines.png"
+done
 # A feed with avatars and photographs, drawn as cells (PNG) with their layouts.jsonl.
 rm -rf out/photos
 .build/release/textrender feed examples/photo-feed.jsonl --out out/photos --now 2026-11-28T22:00:00Z --separator
@@ -26,4 +33,5 @@ for weight in 100 300 500 700 900; do
         --font-size 26 --width 560 --scale 2 --output "out/weight-ramp/wght-$weight.png"
 done
 echo "wrote out/weight-ramp/wght-{100,300,500,700,900}.png (Inter at five weights of one variable font)"
-echo "wrote out/sample.png, out/sample-dark.png, out/sample.json and out/photos/ (feed cells with pictures)"
+echo "wrote out/sample.png, out/sample-dark.png, out/sample.json, out/title-greedy.png and out/title-balance.png (a headline" \
+    "as greedy and balanced lines) and out/photos/ (feed cells with pictures)"

@@ -51,6 +51,8 @@ public struct FeedMeasurer: Sendable {
     private let maxLines: Int
     /// The style of a text alone (`.text`).
     public let textStyle: TextStyle
+    /// Balanced lines for a text alone (`.text`; `LayoutOptions.lineBalance`).
+    public var lineBalance = false
 
     /// A measurer of posts through a precomputer.
     ///
@@ -91,7 +93,8 @@ public struct FeedMeasurer: Sendable {
             var style = textStyle
             style.language = post.language ?? textStyle.language
             let text = precomputer.emoticons.attributed(AttributedText(post.text, style: style))
-            let options = LayoutOptions(width: widths[0], maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing)
+            var options = LayoutOptions(width: widths[0], maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing)
+            options.lineBalance = lineBalance
             measured = try precomputer.engine.measure(text, options: options, widths: widths).map { ($0, $0.height, $0.isTruncated) }
         }
         let scalarOffsets = ScalarOffsets(post.text)  // once for every width's line starts

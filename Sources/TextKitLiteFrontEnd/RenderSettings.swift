@@ -38,6 +38,8 @@ public struct RenderSettings: Sendable, Hashable {
     public var direction: ParagraphDirection = .auto
     public var lineHeightMode: LineHeightMode = .natural
     public var lineHeightMultiple = 1.0
+    /// Balanced lines (`LayoutOptions.lineBalance`).
+    public var lineBalance = false
     /// Content insets in points, on every side.
     public var inset = 0.0
     /// Highlight mentions, topics, hashtags and URLs as the feed does.
@@ -87,11 +89,13 @@ public struct RenderSettings: Sendable, Hashable {
     }
 
     public var layoutOptions: LayoutOptions {
-        LayoutOptions(
+        var options = LayoutOptions(
             width: width, maxLines: maxLines, truncation: truncation,
             truncationToken: truncationToken.map { AttributedText($0, style: style) }, alignment: alignment,
             lineHeightMultiple: lineHeightMultiple, lineSpacing: lineSpacing,
             lineHeightMode: lineHeightMode, insets: EdgeInsets(all: inset), direction: direction)
+        options.lineBalance = lineBalance
+        return options
     }
 
     public var renderOptions: RenderOptions {

@@ -31,12 +31,16 @@ struct MeasureCommand: ParsableCommand {
 
     @OptionGroup(title: "Text style of --layout text") var style: ShapingStyleOptions
 
+    @Flag(help: "With --layout text: balance the lines (as many as at the width, broken at the narrowest width that keeps them).")
+    var balance = false
+
     func validate() throws {
         if layout == .cell {
             try feed.validateCellWidth()
             if style.isGiven {
                 throw ValidationError("--weight, --italic, --letter-spacing, --features, --variations and --lang style a text alone: give them with --layout text (a cell's texts have the feed's styles)")
             }
+            if balance { throw ValidationError("--balance balances a text alone: give it with --layout text (a cell's texts break as the feed's style says)") }
         }
     }
 
@@ -56,8 +60,10 @@ struct MeasureCommand: ParsableCommand {
         let precomputer = try feed.streamingPrecomputer(media: media)
         let engine = precomputer.engine
         try style.validateVariations(for: engine.fonts, of: Self.self)
-        let measurer = FeedMeasurer(precomputer: precomputer, subject: layout, widths: feed.widths.values, maxLines: feed.maxLines ?? 0,
-                                    textStyle: try textStyle())
+        var configured = FeedMeasurer(precomputer: precomputer, subject: layout, widths: feed.widths.values, maxLines: feed.maxLines ?? 0,
+                                      textStyle: try textStyle())
+        configured.lineBalance = balance
+        let measurer = configured
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)
         var output = JSONLinesWriter()

@@ -54,6 +54,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Line alignment: \(TextAlignment.allCases.map(\.rawValue).joined(separator: ", ")).")
     var align: TextAlignment = .natural
 
+    @Flag(help: "Balance the lines: as many as at --width, broken at the narrowest width that keeps them (not when truncated).")
+    var balance = false
+
     @Option(help: "Paragraph direction: \(ParagraphDirection.allCases.map(\.rawValue).joined(separator: ", ")).")
     var direction: ParagraphDirection = .auto
 
@@ -267,6 +270,7 @@ struct RenderCommand: ParsableCommand {
         settings.truncationToken = truncationToken
         settings.truncation = truncation
         settings.alignment = align
+        settings.lineBalance = balance
         settings.direction = direction
         settings.lineHeightMode = try lineHeightMode()
         settings.lineHeightMultiple = lineHeightMultiple

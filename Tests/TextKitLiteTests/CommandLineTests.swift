@@ -217,7 +217,8 @@ enum TextRenderTool {
         let post = #"{"id": 1, "text": "\#(text)"}"#
         let plain = try measured(post, [])
         for options in [["--letter-spacing", "3"], ["--letter-spacing", "-1.5"], ["--weight", "bold"], ["--italic"],
-                        ["--features=-kern,-liga"], ["--lang", "ja"], ["--weight", "bold", "--letter-spacing", "2", "--lang", "zh-Hant"]] {
+                        ["--features=-kern,-liga"], ["--lang", "ja"], ["--weight", "bold", "--letter-spacing", "2", "--lang", "zh-Hant"],
+                        ["--balance"], ["--balance", "--weight", "bold"]] {
             let rendered = try TextRenderTool.run(["render", text, "--width", "120", "--json"] + options)
             #expect(rendered.status == 0, "\(options): \(rendered.stderr)")
             let layout = try JSONSerialization.jsonObject(with: Data(rendered.stdout.utf8)) as! [String: Any]
@@ -235,6 +236,8 @@ enum TextRenderTool {
         let cell = try TextRenderTool.run(["measure", "--letter-spacing", "3"], stdin: Data(post.utf8))
         #expect(cell.status == 64 && cell.stdout.isEmpty)
         #expect(cell.stderr.contains("--letter-spacing") && cell.stderr.contains("--layout text"), "\(cell.stderr)")
+        let balancedCell = try TextRenderTool.run(["measure", "--balance"], stdin: Data(post.utf8))
+        #expect(balancedCell.status == 64 && balancedCell.stderr.contains("--balance") && balancedCell.stderr.contains("--layout text"))
         let bad = try TextRenderTool.run(["measure", "--layout", "text", "--letter-spacing", "nan"], stdin: Data(post.utf8))
         #expect(bad.status == 64 && bad.stderr.contains("invalid --letter-spacing nan"), "\(bad.stderr)")
     }
