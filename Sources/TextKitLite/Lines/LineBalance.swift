@@ -41,21 +41,24 @@ enum LineBalance {
     static func narrowestWidth(_ shaped: ShapedText, lines: Int, maxWidth: Double) -> Double? {
         let widest = probe(shaped, width: maxWidth, lineLimit: lines)
         guard widest.lines <= lines else { return nil }
-        // Each bound is a width tried or a sum the breaker compared; the upper one breaks
-        // within `lines` (a line that fit is at most the breaker's tolerance wider than the
-        // width tried: the width itself bounds it then, so the interval always shrinks).
-        var upper = min(widest.widestFit, maxWidth)
-        var lower = 0.0  // every width below it needs more lines
+        // The breaker fits a sum up to its width plus a tolerance: the lines at a width come
+        // at every width from the widest fitting line less the tolerance up to below the
+        // narrowest overflow less it. The bounds jump to those ends: every width from `upper`
+        // on breaks within `lines`, every width below `lower` does not.
+        var upper = min(widest.widestFit - LineCuts.epsilon, maxWidth)
+        var lower = 0.0
         var narrowest = widest.widestFit  // the widest line that fit at the last width within `lines`
-        while lower < upper {
+        // Each try halves the interval at least: far fewer tries than this bound end it (a
+        // double's 64 halvings, and as many to reach a tiny width); past it, the narrowest
+        // width found so far still keeps the lines.
+        for _ in 0..<128 {
             let middle = lower + (upper - lower) / 2
             guard middle > lower, middle < upper else { break }  // no width between them
             let tried = probe(shaped, width: middle, lineLimit: lines)
             if tried.lines <= lines {
-                upper = min(tried.widestFit, middle)
+                upper = min(tried.widestFit - LineCuts.epsilon, middle)
                 narrowest = tried.widestFit
             } else {
-                // Below the narrowest overflow (less the breaker's tolerance) lines break as at `middle`.
                 lower = max(middle, tried.narrowestOverflow - LineCuts.epsilon)
             }
         }
