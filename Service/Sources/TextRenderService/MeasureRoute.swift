@@ -20,7 +20,7 @@ struct MeasureParameters: Equatable {
     var textStyle = RenderSettings()
 
     /// The parameters that style a text alone.
-    static let styleNames = ["weight", "italic", "letter-spacing", "features", "lang", "variations"]
+    static let styleNames = ["weight", "italic", "letter-spacing", "features", "lang", "variations", "balance"]
     static let names = ["width", "layout", "max-lines", "font-size", "line-spacing", "emoticons"] + styleNames
 
     init() {}
@@ -82,6 +82,9 @@ struct MeasureParameters: Equatable {
             case "lang":
                 if let reason = OptionRules.language(String(value)) { throw invalid(reason) }
                 textStyle.language = String(value)
+            case "balance":
+                guard let balance = Bool(String(value)) else { throw invalid("must be true or false") }
+                textStyle.lineBalance = balance
             default:
                 throw .badRequest("unknown query parameter \(name) (known: \(Self.names.joined(separator: ", ")))")
             }
@@ -222,9 +225,11 @@ extension TextService {
             guard let first = bad.first else { return Response(status: .ok, headers: [.contentType: "application/jsonl; charset=utf-8"]) }
             throw ServiceError.badRequest("no valid post in the request body (\(bad.count) bad line\(bad.count == 1 ? "" : "s")); line \(first.line): \(first.reason)")
         }
-        let measurer = FeedMeasurer(precomputer: await precomputer(style: parameters.cellStyle, emoticons: parameters.emoticons),
-                                    subject: parameters.subject, widths: parameters.widths, maxLines: parameters.maxLines ?? 0,
-                                    textStyle: parameters.textStyle.style)
+        var configured = FeedMeasurer(precomputer: await precomputer(style: parameters.cellStyle, emoticons: parameters.emoticons),
+                                      subject: parameters.subject, widths: parameters.widths, maxLines: parameters.maxLines ?? 0,
+                                      textStyle: parameters.textStyle.style)
+        configured.lineBalance = parameters.textStyle.lineBalance
+        let measurer = configured
         return Response(status: .ok, headers: [.contentType: "application/jsonl; charset=utf-8"], body: ResponseBody { writer in
             // The slot is held until the response is written.
             defer { withExtendedLifetime(ticket) {} }

@@ -33,6 +33,7 @@ import TextRenderService
         ("width=250,320&layout=text&weight=bold&italic=true&letter-spacing=1.5&features=-liga,tnum&lang=ja",
          ["--width", "250,320", "--layout", "text", "--weight", "bold", "--italic", "--letter-spacing", "1.5",
           "--features=-liga,tnum", "--lang", "ja"]),
+        ("width=250,320&layout=text&balance=true", ["--width", "250,320", "--layout", "text", "--balance"]),
         ("width=400&font-size=20&line-spacing=3&max-lines=0&emoticons=off",
          ["--width", "400", "--font-size", "20", "--line-spacing", "3", "--max-lines", "0", "--emoticons", "none"]),
     ])
@@ -88,9 +89,11 @@ import TextRenderService
         ("font-size=0", "invalid query parameter font-size=0: must be in (0, 100000] points"),
         ("emoticons=maybe", "invalid query parameter emoticons=maybe: must be on or off"),
         ("width=300&width=400", "query parameter width given more than once"),
-        ("jobs=2", "unknown query parameter jobs (known: width, layout, max-lines, font-size, line-spacing, emoticons, weight, italic, letter-spacing, features, lang, variations)"),
+        ("jobs=2", "unknown query parameter jobs (known: width, layout, max-lines, font-size, line-spacing, emoticons, weight, italic, letter-spacing, features, lang, variations, balance)"),
         ("layout=text&weight=heavy", "invalid query parameter weight=heavy: must be regular or bold"),
         ("layout=text&italic=yes", "invalid query parameter italic=yes: must be true or false"),
+        ("layout=text&balance=1", "invalid query parameter balance=1: must be true or false"),
+        ("balance=true", "query parameter balance styles a text alone: give it with layout=text (a cell's texts have the feed's styles)"),
         ("layout=text&letter-spacing=1e9", "invalid query parameter letter-spacing=1e9: must be a finite number of points within ±10000"),
         ("layout=text&features=x", "invalid query parameter features=x: use comma-separated four-letter tags, each optionally with - (off), + (on) or =N, e.g. tnum,-liga"),
         ("layout=text&variations=wght", "invalid query parameter variations=wght: use comma-separated TAG=VALUE settings, a four-letter axis tag and a number of at most ±32767, e.g. wght=650,wdth=80"),
@@ -247,6 +250,21 @@ import TextRenderService
         let cli = try runTool(textrenderPath, ["render", "骨直 “引号”（《书名》）", "--lang", "ja", "--exact-box", "--scale", "2", "--gray", "--output", path])
         try #require(cli.status == 0, "\(cli.stderr)")
         #expect(Array(FileManager.default.contents(atPath: path) ?? Data()) == response.body)
+    }
+
+    /// Balanced lines and middle truncation over lines, as `render --balance` and
+    /// `--truncation middle` draw them.
+    @Test func renderTakesBalanceAndTruncation() async throws {
+        let title = "City council approves new bike lanes after a long debate"
+        for (fields, options) in [(#""balance":true"#, ["--balance"]), (#""maxLines":2,"truncation":"middle""#, ["--max-lines", "2", "--truncation", "middle"])] {
+            let json = #"{"text":"\#(title)","width":300,"fontSize":28,"align":"center",\#(fields)}"#
+            let response = try await withServer { port in try await HTTP.send(port: port, "POST", "/render", body: Array(json.utf8)) }
+            #expect(response.status == 200)
+            let path = NSTemporaryDirectory() + "service-render-balance.png"
+            let cli = try runTool(textrenderPath, ["render", title, "--width", "300", "--font-size", "28", "--align", "center", "--output", path] + options)
+            try #require(cli.status == 0, "\(cli.stderr)")
+            #expect(Array(FileManager.default.contents(atPath: path) ?? Data()) == response.body, "\(options)")
+        }
     }
 
     @Test(arguments: [

@@ -38,6 +38,8 @@ protocol LineReceiver {
 ///   the unit is all white space, so does white space that starts the units after it;
 /// - a unit that does not fit on an empty line is cut at the last grapheme boundary that
 ///   fits (an emergency break), at least one grapheme cluster a line;
+/// - the lines after the first `linesAtWidth` are broken at no width (middle truncation's
+///   last line shown holds the rest of its paragraph);
 /// - a line's natural metrics are the maxima over its units';
 /// - a line is handed over (`LineEnd`) once what follows it is known, so the paragraph's
 ///   last line, with the terminator, is marked as the paragraph's end.
@@ -65,7 +67,8 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// The widths the breaker compared with its width and found to fit (the widest line but
     /// a single cluster wider than the width) and not to fit (a line with the unit or
     /// cluster that did not fit it): at any width from `widestFit` to below `narrowestOverflow`
-    /// every comparison comes out the same, so the same lines are broken (`LineBalance`).
+    /// (each less the tolerance, `LineCuts.epsilon`) every comparison comes out the same, so
+    /// the same lines are broken (`LineBalance`).
     private(set) var widestFit = 0.0
     private(set) var narrowestOverflow = Double.infinity
 
