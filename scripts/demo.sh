@@ -17,10 +17,9 @@ sample='TextKitLite 把文字排版带到 Linux：HarfBuzz shaping, ICU line bre
     --output out/sample-dark.png
 # A headline in 300 points: greedy lines (a lone word last), and balanced (--balance).
 title='City council approves new bike lanes after a long debate'
-for lines in greedy balance; do
-    .build/release/textrender render "$title" --width 300 --font-size 28 --weight bold --align center --scale 2 \
-        $([ "$lines" = balance ] && echo --balance) --output "out/title-$lines.png"
-done
+title_options=(--width 300 --font-size 28 --weight bold --align center --scale 2)
+.build/release/textrender render "$title" "${title_options[@]}" --output out/title-greedy.png
+.build/release/textrender render "$title" "${title_options[@]}" --balance --output out/title-balance.png
 # A feed with avatars and photographs, drawn as cells (PNG) with their layouts.jsonl.
 rm -rf out/photos
 .build/release/textrender feed examples/photo-feed.jsonl --out out/photos --now 2026-11-28T22:00:00Z --separator
