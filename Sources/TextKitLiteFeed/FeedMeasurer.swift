@@ -94,7 +94,7 @@ public struct FeedMeasurer: Sendable {
             style.language = post.language ?? textStyle.language
             let text = precomputer.emoticons.attributed(AttributedText(post.text, style: style))
             var options = LayoutOptions(width: widths[0], maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing)
-            options.lineBalance = lineBalance
+            if lineBalance { options.lineBalance = true }
             measured = try precomputer.engine.measure(text, options: options, widths: widths).map { ($0, $0.height, $0.isTruncated) }
         }
         let scalarOffsets = ScalarOffsets(post.text)  // once for every width's line starts

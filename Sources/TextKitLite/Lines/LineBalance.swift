@@ -68,6 +68,7 @@ enum LineBalance {
 
 /// The receiver that only counts lines, and stops once there are more than `limit`.
 struct LineCounter: LineReceiver {
+    static let recordsWidths = true
     let limit: Int
     private(set) var count = 0
 

@@ -19,10 +19,18 @@ struct LineEnd: Sendable {
 /// pieces (`LineCollector`); the measuring one keeps line starts and stacks the lines
 /// (`LineMeasurer`). Both stop the breaker once they have the lines they show.
 protocol LineReceiver {
+    /// Whether the breaker records the widths it compares with its width (`widestFit`,
+    /// `narrowestOverflow`): only a receiver that searches widths needs them (`LineCounter`);
+    /// the breakers of the others, specialized, have no such bookkeeping.
+    static var recordsWidths: Bool { get }
     /// Takes the next pieces of the line being filled, `pieces[range]`, in logical order.
     mutating func place(_ range: Range<Int>, of pieces: [ShapedPiece])
     /// The line being filled ends. Returns false when no more lines are wanted.
     mutating func endLine(_ line: LineEnd) -> Bool
+}
+
+extension LineReceiver {
+    static var recordsWidths: Bool { false }
 }
 
 /// The one line breaker: greedy filling over the break opportunities of UAX #14, fed a
@@ -68,7 +76,8 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// a single cluster wider than the width) and not to fit (a line with the unit or
     /// cluster that did not fit it): at any width from `widestFit` to below `narrowestOverflow`
     /// (each less the tolerance, `LineCuts.epsilon`) every comparison comes out the same, so
-    /// the same lines are broken (`LineBalance`).
+    /// the same lines are broken (`LineBalance`). Recorded for a receiver that asks
+    /// (`LineReceiver.recordsWidths`).
     private(set) var widestFit = 0.0
     private(set) var narrowestOverflow = Double.infinity
 
@@ -177,7 +186,7 @@ struct LineBreaker<Receiver: LineReceiver> {
         while index < units.count {
             let candidate = width + units[index].width - units[index].hang
             guard candidate <= limit else {
-                narrowestOverflow = min(narrowestOverflow, candidate)
+                if Receiver.recordsWidths { narrowestOverflow = min(narrowestOverflow, candidate) }
                 break
             }
             width += units[index].width
@@ -253,7 +262,7 @@ struct LineBreaker<Receiver: LineReceiver> {
     private mutating func fits(_ unit: BreakUnit, metrics unitMetrics: FontMetrics) -> Bool {
         let candidate = lineWidth + unit.width - unit.hang
         guard candidate <= limit else {
-            narrowestOverflow = min(narrowestOverflow, candidate)
+            if Receiver.recordsWidths { narrowestOverflow = min(narrowestOverflow, candidate) }
             return false
         }
         if lineStart < 0 { lineStart = unit.start }
@@ -291,7 +300,7 @@ struct LineBreaker<Receiver: LineReceiver> {
     private mutating func emergencyBreak(_ unit: inout BreakUnit, metrics unitMetrics: inout FontMetrics,
                                          of pieces: inout [ShapedPiece]) -> Bool {
         let (cut, overflow) = LineCuts.fittingPrefix(pieces[unit.pieces], graphemes: graphemes, width: limit)
-        narrowestOverflow = min(narrowestOverflow, overflow)
+        if Receiver.recordsWidths { narrowestOverflow = min(narrowestOverflow, overflow) }
         // The line's pieces: those before the cut, and the first part of one it cuts.
         var k = Int(unit.first)
         while k < Int(unit.end), pieces[k].end <= cut { k += 1 }
@@ -336,7 +345,7 @@ struct LineBreaker<Receiver: LineReceiver> {
         endedParagraph = isParagraphEnd
         widestLine = max(widestLine, visible)
         lastLineWidth = visible
-        if visible <= limit { widestFit = max(widestFit, visible) }  // not a cluster wider than the width
+        if Receiver.recordsWidths, visible <= limit { widestFit = max(widestFit, visible) }  // not a cluster wider than the width
         lineCount += 1
         if lineCount == linesAtWidth { limit = .infinity }
         lineStart = -1
