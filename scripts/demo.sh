@@ -20,6 +20,10 @@ title='City council approves new bike lanes after a long debate'
 title_options=(--width 300 --font-size 28 --weight bold --align center --scale 2)
 .build/release/textrender render "$title" "${title_options[@]}" --output out/title-greedy.png
 .build/release/textrender render "$title" "${title_options[@]}" --balance --output out/title-balance.png
+# Text around a circle at the top left (an avatar: --exclude), the circle shown by --debug.
+around='An avatar sits at the top left and the text flows around it: each line takes the widest free room beside the circle, its first lines start where the circle ends, and once the line is below it the text runs the full width again. 文字绕开头像排版，和 YYText 的 exclusionPaths 一样。'
+.build/release/textrender render "$around" --width 300 --scale 2 --exclude circle:40,40,36 --debug --output out/around-circle.png
+echo "wrote out/around-circle.png (text around a circle)"
 # A feed with avatars and photographs, drawn as cells (PNG) with their layouts.jsonl.
 rm -rf out/photos
 .build/release/textrender feed examples/photo-feed.jsonl --out out/photos --now 2026-11-28T22:00:00Z --separator

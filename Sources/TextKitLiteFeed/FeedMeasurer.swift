@@ -53,6 +53,8 @@ public struct FeedMeasurer: Sendable {
     public let textStyle: TextStyle
     /// Balanced lines for a text alone (`.text`; `LayoutOptions.lineBalance`).
     public var lineBalance = false
+    /// Shapes the lines of a text alone (`.text`) flow around (`LayoutOptions.exclusions`).
+    public var exclusions: [ExclusionShape] = []
 
     /// A measurer of posts through a precomputer.
     ///
@@ -93,7 +95,7 @@ public struct FeedMeasurer: Sendable {
             var style = textStyle
             style.language = post.language ?? textStyle.language
             let text = precomputer.emoticons.attributed(AttributedText(post.text, style: style))
-            var options = LayoutOptions(width: widths[0], maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing)
+            var options = LayoutOptions(width: widths[0], maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing, exclusions: exclusions)
             if lineBalance { options.lineBalance = true }
             measured = try precomputer.engine.measure(text, options: options, widths: widths).map { ($0, $0.height, $0.isTruncated) }
         }

@@ -42,6 +42,8 @@ public struct RenderSettings: Sendable, Hashable {
     public var lineBalance = false
     /// Content insets in points, on every side.
     public var inset = 0.0
+    /// Shapes the lines flow around (`LayoutOptions.exclusions`).
+    public var exclusions: [ExclusionShape] = []
     /// Highlight mentions, topics, hashtags and URLs as the feed does.
     public var highlight = false
     public var scale = 1.0
@@ -93,7 +95,8 @@ public struct RenderSettings: Sendable, Hashable {
             width: width, maxLines: maxLines, truncation: truncation,
             truncationToken: truncationToken.map { AttributedText($0, style: style) }, alignment: alignment,
             lineHeightMultiple: lineHeightMultiple, lineSpacing: lineSpacing,
-            lineHeightMode: lineHeightMode, insets: EdgeInsets(all: inset), direction: direction)
+            lineHeightMode: lineHeightMode, insets: EdgeInsets(all: inset), direction: direction,
+            exclusions: exclusions)
         options.lineBalance = lineBalance
         return options
     }

@@ -34,7 +34,18 @@ struct MeasureCommand: ParsableCommand {
     @Flag(help: "With --layout text: balance the lines (as many as at the width, broken at the narrowest width that keeps them).")
     var balance = false
 
+    @Option(name: .customLong("exclude"), help: ArgumentHelp(
+        "With --layout text: a shape the lines flow around (repeatable), as render's --exclude.", valueName: "shape"))
+    var exclude: [String] = []
+
     func validate() throws {
+        _ = try exclusions()
+        if layout == .cell, !exclude.isEmpty {
+            throw ValidationError("--exclude shapes a text alone: give it with --layout text")
+        }
+        if balance, !exclude.isEmpty {
+            throw ValidationError("--balance cannot be combined with --exclude: lines around exclusion shapes each have their own width")
+        }
         if layout == .cell {
             try feed.validateCellWidth()
             if style.isGiven {
@@ -42,6 +53,11 @@ struct MeasureCommand: ParsableCommand {
             }
             if balance { throw ValidationError("--balance balances a text alone: give it with --layout text (a cell's texts break as the feed's style says)") }
         }
+    }
+
+    /// The shapes of `--exclude`.
+    func exclusions() throws -> [ExclusionShape] {
+        do { return try ExclusionShape.shapes(options: exclude, name: "--exclude") } catch { throw ValidationError(error.description) }
     }
 
     /// The style of a text alone: the body size, and the style options.
@@ -63,6 +79,7 @@ struct MeasureCommand: ParsableCommand {
         var configured = FeedMeasurer(precomputer: precomputer, subject: layout, widths: feed.widths.values, maxLines: feed.maxLines ?? 0,
                                       textStyle: try textStyle())
         configured.lineBalance = balance
+        configured.exclusions = try exclusions()
         let measurer = configured
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)

@@ -71,6 +71,11 @@ struct RenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Content insets in points, on every side.")
     var inset: Double = 0
 
+    @Option(name: .customLong("exclude"), help: ArgumentHelp(
+        "A shape the lines flow around (repeatable), in points from the box's top-left: rect:X,Y,W,H, circle:X,Y,R or polygon:X1,Y1,X2,Y2,X3,Y3,...",
+        valueName: "shape"))
+    var exclude: [String] = []
+
     @Option(parsing: .unconditional, help: "Pixels per point (1, 2, 3, …).")
     var scale: Double = 1
 
@@ -106,7 +111,7 @@ struct RenderCommand: ParsableCommand {
         valueName: "X,Y"))
     var hit: String?
 
-    @Flag(help: "Draw line boxes and baselines over the text.")
+    @Flag(help: "Draw line boxes and baselines over the text, and --exclude shapes under it.")
     var debug = false
 
     @Flag(name: .customLong("exact-box"), help: ArgumentHelp(
@@ -131,6 +136,7 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--output - and --\(json ? "json" : "hit") both print to standard output: give one")
         }
         _ = try lineHeightMode()
+        _ = try exclusions()
         _ = try hitPoint()
         for (name, value) in [("--color", color), ("--background", background), ("--link-color", linkColor)] {
             _ = try Self.color(value, option: name)
@@ -160,6 +166,9 @@ struct RenderCommand: ParsableCommand {
         case "maxPixels": ("--max-pixels", "\(maxPixels)")
         case "lineSpacing": ("--line-spacing", "\(fontOptions.lineSpacing)")
         case "maxLines": ("--max-lines", "\(maxLines)")
+        case "exclusions": ("--exclude", exclude.joined(separator: " "))
+        case "lineBalance": ("--balance", "with --exclude")
+        case "truncation": ("--truncation", "\(truncation)")
         default: (property, "as given")  // every property the checks name is above
         }
     }
@@ -193,6 +202,11 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("invalid --line-height \(lineHeight): \(OptionRules.lineHeightReason)")
         }
         return mode
+    }
+
+    /// The shapes of `--exclude`.
+    func exclusions() throws -> [ExclusionShape] {
+        do { return try ExclusionShape.shapes(options: exclude, name: "--exclude") } catch { throw ValidationError(error.description) }
     }
 
     /// The point of `--hit`, if given.
@@ -275,6 +289,7 @@ struct RenderCommand: ParsableCommand {
         settings.lineHeightMode = try lineHeightMode()
         settings.lineHeightMultiple = lineHeightMultiple
         settings.inset = inset
+        settings.exclusions = try exclusions()
         settings.highlight = highlight
         settings.scale = scale
         settings.debug = debug

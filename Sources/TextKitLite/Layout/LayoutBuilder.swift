@@ -14,6 +14,7 @@ struct LayoutBuilder {
         let skipped = plan.skippedLines
         var breaker = LineBreaker(maxWidth: plan.width, linesAtWidth: options.linesAtWidth, fonts: shaped.fonts,
                                   receiver: LineCollector(maxLines: skipped + options.lineLimit))
+        breaker.flow(around: options, primary: shaped.primaryMetrics)
         shaped.breakLines(into: &breaker)
         let truncated = skipped > 0 || breaker.leavesTextOut(paragraphCount: shaped.paragraphs.count, options: options)
         var lines = breaker.receiver.lines
@@ -50,7 +51,7 @@ struct LayoutBuilder {
             // The paragraph's fields, not a copy of it (its arrays and font, retained per line).
             let paragraphLevel = shaped.paragraphs[line.paragraph].level
             let natural = line.metrics
-            let (y, height) = stack.add(natural: natural)
+            let (y, height) = stack.add(natural: natural, dropped: line.slot?.drop ?? 0)
             let primary = stack.primary
             let baseline = options.lineHeightMode == .natural
                 ? y + (height - natural.ascent - natural.descent) / 2 + natural.ascent
@@ -63,13 +64,15 @@ struct LayoutBuilder {
                 alignment = .natural
             }
             if alignment == .natural { alignment = rightToLeft ? .right : .left }
+            // Aligned in the line's free interval beside exclusion shapes, else the content box.
+            let boxWidth = line.slot.map { min($0.width, alignWidth) } ?? alignWidth
             let visibleStart: Double = switch alignment {
-            case .right: alignWidth - line.width
-            case .center: (alignWidth - line.width) / 2
+            case .right: boxWidth - line.width
+            case .center: (boxWidth - line.width) / 2
             default: 0
             }
-            let extra = alignment == .justify ? max(0, alignWidth - line.width) : 0
-            let left = insets.left + visibleStart
+            let extra = alignment == .justify ? max(0, boxWidth - line.width) : 0
+            let left = (line.slot?.x ?? insets.left) + visibleStart
             let placement = LineAssembler.Placement(baseline: baseline, lineTop: y, lineHeight: height,
                                                     centred: options.lineHeightMode != .natural)
             let (runs, attachments) = assembler.assemble(
@@ -83,7 +86,9 @@ struct LayoutBuilder {
                 isParagraphEnd: line.isParagraphEnd, isTruncated: line.isTruncated))
         }
         let height = stack.height
-        let measured = widest + insets.horizontal
+        // Beside exclusion shapes, a line's right edge is its slot's offset from the content box plus its width.
+        let reach = options.exclusions.isEmpty ? widest : lines.reduce(0) { max($0, ($1.slot.map { $0.x - insets.left } ?? 0) + $1.width) }
+        let measured = reach + insets.horizontal
         return TextLayout(
             text: shaped.text, options: options, lines: result,
             size: Size(width: options.width.isFinite ? options.width : measured, height: height),

@@ -68,11 +68,19 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
     }
     /// `lineBalance` when on: encoded only then, so options without it encode as before.
     private var balance: Bool?
+    /// Shapes the lines flow around, in the layout's coordinates (none by default): each
+    /// line takes the widest free interval of its band, and moves down when it has no room.
+    public var exclusions: [ExclusionShape] {
+        get { exclusionList ?? [] }
+        set { exclusionList = newValue.isEmpty ? nil : newValue }
+    }
+    /// The exclusions, nil for none: options without any encode as they always did.
+    private var exclusionList: [ExclusionShape]?
 
     public init(width: Double = .infinity, maxLines: Int = 0, truncation: TruncationMode = .end,
                 truncationToken: AttributedText? = nil, alignment: TextAlignment = .natural,
                 lineHeightMultiple: Double = 1, lineSpacing: Double = 0, lineHeightMode: LineHeightMode = .natural,
-                insets: EdgeInsets = .zero, direction: ParagraphDirection = .auto) {
+                insets: EdgeInsets = .zero, direction: ParagraphDirection = .auto, exclusions: [ExclusionShape] = []) {
         self.width = width
         self.maxLines = maxLines
         self.truncation = truncation
@@ -83,12 +91,14 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         self.lineHeightMode = lineHeightMode
         self.insets = insets
         self.direction = direction
+        self.exclusions = exclusions
     }
 
     private enum CodingKeys: String, CodingKey {
         case width, maxLines, truncation, truncationToken, alignment, lineHeightMultiple, lineSpacing, lineHeightMode,
              insets, direction
         case balance = "lineBalance"
+        case exclusionList = "exclusions"
     }
 
     /// Decodes options; `truncationToken` and `lineBalance` may be missing.
@@ -104,6 +114,7 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
             lineHeightMode: try c.decode(LineHeightMode.self, forKey: .lineHeightMode),
             insets: try c.decode(EdgeInsets.self, forKey: .insets), direction: try c.decode(ParagraphDirection.self, forKey: .direction))
         lineBalance = try c.decodeIfPresent(Bool.self, forKey: .balance) ?? false
+        exclusions = try c.decodeIfPresent([ExclusionShape].self, forKey: .exclusionList) ?? []
     }
 
     /// The longest finite width, and the largest inset, in points. Every coordinate a layout
@@ -143,6 +154,25 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         }
         guard insets.isWithin(Self.maximumLength) else {
             throw .invalidOption(name: "insets", value: "\(insets)", reason: Self.insetReason)
+        }
+        guard exclusions.count <= ExclusionShape.maximumCount else {
+            throw .invalidOption(name: "exclusions", value: "\(exclusions.count) shapes", reason: "at most \(ExclusionShape.maximumCount) shapes")
+        }
+        if let bad = exclusions.first(where: { $0.problem != nil }) {
+            throw .invalidOption(name: "exclusions", value: bad.description, reason: bad.problem!)
+        }
+        let vertices = exclusions.reduce(0) { $0 + $1.vertexCount }
+        guard vertices <= ExclusionShape.maximumVertices else {
+            throw .invalidOption(name: "exclusions", value: "\(vertices) polygon vertices", reason: "at most \(ExclusionShape.maximumVertices) in all")
+        }
+        // Lines around exclusion shapes each have their own width and place: balancing breaks
+        // every line at one width, and start truncation over several lines drops the first
+        // lines, which would move the others past the shapes they were broken beside.
+        if !exclusions.isEmpty, lineBalance {
+            throw .invalidOption(name: "lineBalance", value: "true", reason: "lines around exclusion shapes each have their own width; balance them without exclusions")
+        }
+        if !exclusions.isEmpty, keepsLastLines {
+            throw .invalidOption(name: "truncation", value: "start", reason: "start truncation over several lines cannot be combined with exclusion shapes; use end or middle truncation, or one line")
         }
         if width.isFinite, width <= insets.horizontal {
             throw .invalidOption(name: "width", value: "\(width)", reason: "leaves no room inside the insets (\(insets.horizontal) points)")

@@ -152,7 +152,7 @@ public final class TextEngine: Sendable {
     /// costs 3 lines. Nil when the whole text is short, or when its shown lines could depend
     /// on what follows the prefix. The caller uses the prefix only when it came out truncated.
     private static func linePrefix(_ text: AttributedText, options: LayoutOptions) -> AttributedText? {
-        guard options.maxLines > 0, options.maxLines < Int.max, options.width.isFinite, options.truncation == .end,
+        guard options.maxLines > 0, options.maxLines < Int.max, options.width.isFinite, options.truncation == .end, options.exclusions.isEmpty,
               options.direction != .rightToLeft, let prefix = text.prefixForLines(options.maxLines + 1, width: options.width),
               prefixLaysOutAlike(prefix.utf16, direction: options.direction) else { return nil }
         return prefix

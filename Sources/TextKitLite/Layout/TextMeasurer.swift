@@ -6,10 +6,10 @@ enum TextMeasurer {
     /// and go to the breaker as they come (`LineBreakerFan`); no shaped text is made, and the
     /// text is itemized no further than the cut. Equals `measure(_:options:engine:)` of the
     /// shaped text.
-    /// Options that break lines twice (`BreakPlan`) need the units kept: the text is shaped
-    /// whole, then measured as a shaped text.
+    /// Options that break lines twice (`BreakPlan`) or around exclusion shapes need the units
+    /// kept (`LayoutOptions.keepsUnits`): the text is shaped whole, then measured as a shaped text.
     static func measure(_ text: AttributedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
-        if options.breaksTwice { return measure(engine.shaped(text, direction: options.direction), options: options, engine: engine) }
+        if options.keepsUnits { return measure(engine.shaped(text, direction: options.direction), options: options, engine: engine) }
         let primary = engine.fonts.primaryMetrics(for: text)
         var fan = LineBreakerFan(breaker(options: options, fonts: engine.fonts, primary: primary), fonts: engine.fonts)
         let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
@@ -22,7 +22,7 @@ enum TextMeasurer {
     ///
     /// - Precondition: `widths` is not empty.
     static func measure(_ text: AttributedText, options: LayoutOptions, widths: [Double], engine: TextEngine) -> [TextMeasurement] {
-        if options.breaksTwice {
+        if options.keepsUnits {
             let shaped = engine.shaped(text, direction: options.direction)
             return widths.map { measure(shaped, options: options.at(width: $0), engine: engine) }
         }
@@ -80,10 +80,12 @@ enum TextMeasurer {
                                 primary: FontMetrics) -> LineBreaker<LineMeasurer> {
         // Truncation changes the last line's start (start truncation) or, with natural
         // heights, its metrics (the token's fonts): then the line's pieces are kept.
-        LineBreaker(maxWidth: width ?? options.contentWidth, linesAtWidth: options.linesAtWidth, fonts: fonts, receiver: LineMeasurer(
+        var breaker = LineBreaker(maxWidth: width ?? options.contentWidth, linesAtWidth: options.linesAtWidth, fonts: fonts, receiver: LineMeasurer(
             maxLines: options.lineLimit,
             keepsLastLine: options.maxLines > 0 && (options.lineHeightMode == .natural || options.truncation != .end),
             stack: LineStack(options: options, primary: primary)))
+        breaker.flow(around: options, primary: primary)
+        return breaker
     }
 
     /// The measurement of a text whose paragraphs went through `breaker`: its last line

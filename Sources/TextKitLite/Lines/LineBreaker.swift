@@ -13,6 +13,8 @@ struct LineEnd: Sendable {
     /// for a line with none).
     var metrics: FontMetrics
     var isParagraphEnd: Bool
+    /// Its place beside the layout's exclusion shapes (nil without any: `ExclusionFlow`).
+    var slot: LineSlot? = nil
 }
 
 /// What the line breaker hands its lines to. The layout's receiver keeps every line's
@@ -56,12 +58,16 @@ extension LineReceiver {
 /// the itemizer puts into the pieces (`ShapedPiece.breakAfter`).
 struct LineBreaker<Receiver: LineReceiver> {
     var receiver: Receiver
+    /// The widest the line being filled may be: the width, its slot's beside exclusion shapes,
+    /// or no limit past `linesAtWidth`.
     private var limit: Double
     /// Lines broken at the width; the lines after them are broken at no width (the last line
     /// shown holds the rest of its paragraph for start and middle truncation).
     private let linesAtWidth: Int
     /// Lines ended so far.
     private var lineCount = 0
+    /// The lines' slots around the options' exclusion shapes, nil without any.
+    var flow: ExclusionFlow?
     /// The chain the pieces are shaped with (the metrics of a unit cut in parts).
     private let fonts: FontFallbackChain
     /// The receiver wants no more lines.
@@ -214,7 +220,8 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// is wider than the options' content width.
     func leavesTextOut(paragraphCount: Int, options: LayoutOptions) -> Bool {
         if isStopped, !endedParagraph || paragraphsBegun < paragraphCount { return true }
-        return isStopped && lineCount > linesAtWidth && lastLineWidth > options.contentWidth + LineCuts.epsilon
+        return isStopped && lineCount > linesAtWidth
+            && lastLineWidth > (flow?.lastSlot?.width ?? options.contentWidth) + LineCuts.epsilon
     }
 
     /// Places a unit that does not fit on the line being filled, or comes when the line
@@ -260,6 +267,10 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// there without its trailing hanging white space (its pieces go to the receiver after).
     @inline(__always)
     private mutating func fits(_ unit: BreakUnit, metrics unitMetrics: FontMetrics) -> Bool {
+        // A line beside exclusion shapes takes its slot's width (past `linesAtWidth`, none).
+        if lineStart < 0, let slotLimit = flow?.beginLine(needing: unit.width - unit.hang), lineCount < linesAtWidth {
+            limit = slotLimit
+        }
         let candidate = lineWidth + unit.width - unit.hang
         guard candidate <= limit else {
             if Receiver.recordsWidths { narrowestOverflow = min(narrowestOverflow, candidate) }
@@ -334,13 +345,14 @@ struct LineBreaker<Receiver: LineReceiver> {
 
     /// Whether the rest of a unit cut by an emergency break fits an empty line whole.
     private func fits(rest unit: BreakUnit) -> Bool {
-        unit.width - unit.hang <= limit
+        unit.width - unit.hang <= flow.map { max(limit, $0.widestLimit) } ?? limit
     }
 
     private mutating func endLine(at end: Int32, isParagraphEnd: Bool) {
         let total = isClosing ? lineWidth + hangingWidth : lineWidth
-        let line = LineEnd(start: lineStart, end: end, width: visible, hang: total - visible,
+        var line = LineEnd(start: lineStart, end: end, width: visible, hang: total - visible,
                            metrics: metrics.endLine(empty: emptyMetrics), isParagraphEnd: isParagraphEnd)
+        line.slot = flow?.endLine(metrics: line.metrics)
         paragraphHasLines = true
         endedParagraph = isParagraphEnd
         widestLine = max(widestLine, visible)

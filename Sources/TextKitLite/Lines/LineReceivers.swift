@@ -15,6 +15,8 @@ struct BrokenLine: Sendable {
     var metrics: FontMetrics
     /// The line holds a truncation token (its pieces have style indices past the text's).
     var isTruncated = false
+    /// Its place beside the layout's exclusion shapes (nil without any).
+    var slot: LineSlot?
 
     init(pieces: [ShapedPiece], end line: LineEnd, paragraph: Int) {
         self.pieces = pieces
@@ -25,6 +27,7 @@ struct BrokenLine: Sendable {
         width = line.width
         hang = line.hang
         metrics = line.metrics
+        slot = line.slot
     }
 }
 
@@ -84,7 +87,7 @@ struct LineMeasurer: LineReceiver {
     }
 
     mutating func endLine(_ line: LineEnd) -> Bool {
-        if let lastLine { _ = stack.add(natural: lastLine.metrics) }
+        if let lastLine { _ = stack.add(natural: lastLine.metrics, dropped: lastLine.slot?.drop ?? 0) }
         lineStarts.append(Int(line.start))
         lastLine = line
         return lineStarts.count < maxLines
@@ -99,7 +102,7 @@ struct LineMeasurer: LineReceiver {
     /// Height of the whole box: the lines and the insets.
     var height: Double {
         var stack = stack
-        if let lastLine { _ = stack.add(natural: lastLine.metrics) }
+        if let lastLine { _ = stack.add(natural: lastLine.metrics, dropped: lastLine.slot?.drop ?? 0) }
         return stack.height
     }
 }
@@ -165,10 +168,12 @@ struct LineStack {
     }
 
     /// The next line's box: its top and height, from the line's tallest metrics
-    /// (`natural`), the primary font's at the text's base size (uniform), or fixed.
-    mutating func add(natural: FontMetrics) -> (top: Double, height: Double) {
+    /// (`natural`), the primary font's at the text's base size (uniform), or fixed; moved
+    /// down by `dropped` points past exclusion shapes (`LineSlot.drop`).
+    mutating func add(natural: FontMetrics, dropped: Double = 0) -> (top: Double, height: Double) {
         if !isEmpty { y += lineSpacing }
         isEmpty = false
+        y += dropped
         let top = y
         let height = switch lineHeightMode {
         case .natural: (natural.ascent + natural.descent + natural.lineGap) * lineHeightMultiple
@@ -181,4 +186,7 @@ struct LineStack {
 
     /// Height of the whole box: the lines and the insets.
     var height: Double { max(insets.vertical, y + insets.bottom) }
+
+    /// Where the next line's box would start.
+    var nextTop: Double { isEmpty ? y : y + lineSpacing }
 }

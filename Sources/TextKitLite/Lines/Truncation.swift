@@ -41,7 +41,7 @@ enum Truncation {
     ///   - units: the text's UTF-16 units.
     static func truncate(_ line: BrokenLine, token: TruncationToken, graphemes: GraphemeBoundaries, emptyMetrics: FontMetrics,
                          options: LayoutOptions, fonts: FontFallbackChain, units: [UInt16]) -> BrokenLine {
-        let width = options.contentWidth
+        let width = line.slot?.width ?? options.contentWidth
         var truncated = switch options.truncation {
         case .start: start(line, token: token, maxWidth: width, graphemes: graphemes, units: units)
         case .middle: middle(line, token: token, maxWidth: width, graphemes: graphemes, units: units)

@@ -10,7 +10,7 @@ public struct RenderOptions: Sendable, Hashable {
     /// The background the bitmap is filled with (white); a gray bitmap takes its gray level
     /// over white.
     public var background: Color
-    /// Draw line boxes and baselines over the text.
+    /// Draw line boxes and baselines over the text, and the layout's exclusion shapes under it.
     public var debug: Bool
     /// A bitmap with more pixels than this is refused with `RenderError.bitmapTooLarge`.
     public var maxPixels: Int

@@ -163,6 +163,7 @@ public struct TextRenderer: Sendable {
     ) -> Int {
         let scale = options.scale
         var drawn = 0
+        if options.debug { drawExclusions(of: layout, into: &bitmap, x: originX, y: originY, shiftX: shiftX, shiftY: shiftY, scale: scale) }
         for (index, line) in layout.lines.enumerated() {
             if isCancelled() { return drawn }
             if options.debug { drawDebug(line, into: &bitmap, x: originX, y: originY, shiftX: shiftX, shiftY: shiftY, scale: scale) }

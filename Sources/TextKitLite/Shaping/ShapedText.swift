@@ -60,6 +60,7 @@ extension ShapedText {
             // Its fields in place: copying a paragraph retains its arrays.
             breaker.beginParagraph(paragraphs[index].range, level: paragraphs[index].level, graphemes: paragraphs[index].graphemes,
                                    emptyMetrics: paragraphs[index].emptyMetrics)
+            breaker.flow?.beginParagraph(metrics: paragraphs[index].metrics, emptyMetrics: paragraphs[index].emptyMetrics)
             breaker.take(paragraphs[index].units, metrics: paragraphs[index].metrics, of: paragraphs[index].pieces)
             breaker.endParagraph()
         }
