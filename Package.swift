@@ -28,6 +28,11 @@ let package = Package(
         .systemLibrary(
             name: "CFontconfig", pkgConfig: "fontconfig",
             providers: [.apt(["libfontconfig-dev"])]),
+        // libhyphen: Debian's libhyphen-dev has no pkg-config file, so no `pkgConfig:`; the
+        // module map links `hyphen` itself.
+        .systemLibrary(
+            name: "CHyphen",
+            providers: [.apt(["libhyphen-dev"])]),
         .target(
             name: "CUnicode",
             linkerSettings: [.linkedLibrary("icuuc")]),
@@ -56,7 +61,7 @@ let package = Package(
             exclude: ["libjpeg"]),
         .target(
             name: "TextKitLite",
-            dependencies: ["CHarfBuzz", "CFreetype", "CFontconfig", "CUnicode", "CPNG", .product(name: "DequeModule", package: "swift-collections")],
+            dependencies: ["CHarfBuzz", "CFreetype", "CFontconfig", "CUnicode", "CPNG", "CHyphen", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The feed layer, built on the core (which never imports it): posts, cell spec,
         // precomputer, height cache, cell renderer.

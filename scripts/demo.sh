@@ -24,6 +24,10 @@ title_options=(--width 300 --font-size 28 --weight bold --align center --scale 2
 around='An avatar sits at the top left and the text flows around it: each line takes the widest free room beside the circle, its first lines start where the circle ends, and once the line is below it the text runs the full width again. 文字绕开头像排版，和 YYText 的 exclusionPaths 一样。'
 .build/release/textrender render "$around" --width 300 --scale 2 --exclude circle:40,40,36 --debug --output out/around-circle.png
 echo "wrote out/around-circle.png (text around a circle)"
+# Hyphenation: an English paragraph in a 120 pt column, words cut at libhyphen's points.
+.build/release/textrender render "Typographers appreciate hyphenation: internationalization, characteristically \
+extraordinary vocabulary and unquestionably representative paragraphs fill narrow columns evenly." \
+    --width 120 --hyphenate --scale 2 --output out/hyphenated.png
 # A feed with avatars and photographs, drawn as cells (PNG) with their layouts.jsonl.
 rm -rf out/photos
 .build/release/textrender feed examples/photo-feed.jsonl --out out/photos --now 2026-11-28T22:00:00Z --separator
@@ -36,5 +40,5 @@ for weight in 100 300 500 700 900; do
         --font-size 26 --width 560 --scale 2 --output "out/weight-ramp/wght-$weight.png"
 done
 echo "wrote out/weight-ramp/wght-{100,300,500,700,900}.png (Inter at five weights of one variable font)"
-echo "wrote out/sample.png, out/sample-dark.png, out/sample.json, out/title-greedy.png and out/title-balance.png (a headline" \
+echo "wrote out/sample.png, out/sample-dark.png, out/sample.json, out/hyphenated.png, out/title-greedy.png and out/title-balance.png (a headline" \
     "as greedy and balanced lines) and out/photos/ (feed cells with pictures)"

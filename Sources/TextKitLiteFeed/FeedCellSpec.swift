@@ -229,7 +229,7 @@ struct FeedCellSpec: Sendable {
 
     private func blockOptions(_ styles: BlockStyles, maxLines: Int) -> LayoutOptions {
         LayoutOptions(maxLines: maxLines, truncationToken: styles.token, lineSpacing: style.lineSpacing,
-                      lineHeightMode: style.lineHeightMode)
+                      lineHeightMode: style.lineHeightMode, hyphenation: style.hyphenation)
     }
 
     private func imageGrid(_ shape: Shape, pictures: [PostPicture]) -> LayoutSpec {

@@ -42,6 +42,8 @@ public struct FeedCellStyle: Sendable, Hashable, Codable {
     /// mirrored: avatar on the right, author and footer lines right-aligned beside and
     /// under it, images from the right. Each text keeps its own paragraph direction.
     public var direction: ParagraphDirection = .auto
+    /// Hyphenation of the body's and the quote's words (`textrender feed/measure --hyphenate`).
+    public var hyphenation: Hyphenation = .none
 
     public init() {}
 

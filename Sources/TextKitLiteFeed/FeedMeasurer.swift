@@ -95,7 +95,8 @@ public struct FeedMeasurer: Sendable {
             var style = textStyle
             style.language = post.language ?? textStyle.language
             let text = precomputer.emoticons.attributed(AttributedText(post.text, style: style))
-            var options = LayoutOptions(width: widths[0], maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing, exclusions: exclusions)
+            var options = LayoutOptions(width: widths[0], maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing, exclusions: exclusions,
+                                        hyphenation: precomputer.style.hyphenation)
             if lineBalance { options.lineBalance = true }
             measured = try precomputer.engine.measure(text, options: options, widths: widths).map { ($0, $0.height, $0.isTruncated) }
         }

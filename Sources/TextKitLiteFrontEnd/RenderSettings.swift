@@ -44,6 +44,8 @@ public struct RenderSettings: Sendable, Hashable {
     public var inset = 0.0
     /// Shapes the lines flow around (`LayoutOptions.exclusions`).
     public var exclusions: [ExclusionShape] = []
+    /// Hyphenation of words that do not fit a line (`--hyphenate`: `.auto`).
+    public var hyphenation: Hyphenation = .none
     /// Highlight mentions, topics, hashtags and URLs as the feed does.
     public var highlight = false
     public var scale = 1.0
@@ -96,7 +98,7 @@ public struct RenderSettings: Sendable, Hashable {
             truncationToken: truncationToken.map { AttributedText($0, style: style) }, alignment: alignment,
             lineHeightMultiple: lineHeightMultiple, lineSpacing: lineSpacing,
             lineHeightMode: lineHeightMode, insets: EdgeInsets(all: inset), direction: direction,
-            exclusions: exclusions)
+            exclusions: exclusions, hyphenation: hyphenation)
         options.lineBalance = lineBalance
         return options
     }

@@ -36,6 +36,9 @@ struct FeedOptions: ParsableArguments {
 
     @OptionGroup var fontOptions: FontOptions
 
+    @Flag(help: "Hyphenate the body's and quote's words that do not fit a line, by the patterns of the post's language (its \"lang\"; English for untagged Latin text).")
+    var hyphenate = false
+
     @Option(help: ArgumentHelp("The time posts' times are shown relative to (\"3 minutes ago\"): an ISO 8601 date-time, or 'none' to show their dates. Default: the current time.",
                                valueName: "time|none"))
     var now: String?
@@ -118,6 +121,7 @@ struct FeedOptions: ParsableArguments {
     func cellStyle() -> FeedCellStyle {
         var style = FeedCellStyle(bodySize: fontOptions.fontSize, lineSpacing: fontOptions.lineSpacing, bodyMaxLines: maxLines)
         style.now = now == "none" ? nil : now.flatMap(FeedPost.time(iso8601:)) ?? Self.startTime
+        if hyphenate { style.hyphenation = .auto }
         return style
     }
 

@@ -76,6 +76,9 @@ struct RenderCommand: ParsableCommand {
         valueName: "shape"))
     var exclude: [String] = []
 
+    @Flag(help: "Hyphenate words that do not fit a line, by the patterns of the text's language (--lang; English for untagged Latin text).")
+    var hyphenate = false
+
     @Option(parsing: .unconditional, help: "Pixels per point (1, 2, 3, …).")
     var scale: Double = 1
 
@@ -290,6 +293,7 @@ struct RenderCommand: ParsableCommand {
         settings.lineHeightMultiple = lineHeightMultiple
         settings.inset = inset
         settings.exclusions = try exclusions()
+        if hyphenate { settings.hyphenation = .auto }
         settings.highlight = highlight
         settings.scale = scale
         settings.debug = debug

@@ -41,6 +41,11 @@ import Testing
             LayoutOptions(maxLines: 3, truncation: .start, truncationToken: token, lineHeightMode: .natural),
             LayoutOptions(maxLines: 2, truncation: .middle, lineHeightMode: .natural, insets: EdgeInsets(all: 4)),
             balanced,
+            LayoutOptions(maxLines: 4, truncationToken: token, lineHeightMode: .natural, hyphenation: .auto),
+            // Hyphenation with lines broken twice, and beside an exclusion shape.
+            { var options = balanced; options.hyphenation = .auto; return options }(),
+            LayoutOptions(maxLines: 3, truncation: .middle, hyphenation: .auto),
+            LayoutOptions(maxLines: 5, exclusions: [.circle(center: Point(x: 20, y: 20), radius: 18)], hyphenation: .auto),
         ]
     }()
 

@@ -283,7 +283,9 @@ struct FuzzCase {
             lineSpacing: spacings[Int(header[6] >> 2) & 7],
             lineHeightMode: lineHeightModes[Int(header[4] / 3) % 4],
             insets: insets,
-            direction: ParagraphDirection.allCases[Int(header[4]) % 3])
+            direction: ParagraphDirection.allCases[Int(header[4]) % 3],
+            // Automatic hyphenation with an odd size byte (soft hyphens always).
+            hyphenation: header[1] & 1 == 1 ? .auto : .none)
 
         let scales = [0.25, 0.5, 1, 1, 1.5, 2, 0.75, 3]
         let limits = [1 << 20, 1 << 18, 1 << 16, 4 << 20]

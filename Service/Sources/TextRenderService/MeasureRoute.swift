@@ -15,13 +15,15 @@ struct MeasureParameters: Equatable {
     var lineSpacing = 0.0
     /// The server's emoticon table (`emoticons=on`, the default) or none (`off`).
     var emoticons = true
+    /// Hyphenate the body and quote (or the text alone): `hyphenate=true`.
+    var hyphenate = false
     /// A text alone's style besides its size (`layout=text`): weight, italic, letter-spacing,
     /// features and lang, as `textrender measure` takes them.
     var textStyle = RenderSettings()
 
     /// The parameters that style a text alone.
     static let styleNames = ["weight", "italic", "letter-spacing", "features", "lang", "variations", "balance"]
-    static let names = ["width", "layout", "max-lines", "font-size", "line-spacing", "emoticons"] + styleNames
+    static let names = ["width", "layout", "max-lines", "font-size", "line-spacing", "emoticons", "hyphenate"] + styleNames
 
     init() {}
 
@@ -62,6 +64,9 @@ struct MeasureParameters: Equatable {
                 case "off": emoticons = false
                 default: throw invalid("must be on or off")
                 }
+            case "hyphenate":
+                guard let hyphenate = Bool(String(value)) else { throw invalid("must be true or false") }
+                self.hyphenate = hyphenate
             case "weight":
                 guard let weight = TextStyle.Weight(rawValue: String(value)) else {
                     throw invalid("must be \(TextStyle.Weight.allCases.map(\.rawValue).joined(separator: " or "))")
@@ -100,7 +105,11 @@ struct MeasureParameters: Equatable {
         textStyle.fontSize = fontSize
     }
 
-    var cellStyle: FeedCellStyle { FeedCellStyle(bodySize: fontSize, lineSpacing: lineSpacing, bodyMaxLines: maxLines) }
+    var cellStyle: FeedCellStyle {
+        var style = FeedCellStyle(bodySize: fontSize, lineSpacing: lineSpacing, bodyMaxLines: maxLines)
+        if hyphenate { style.hyphenation = .auto }
+        return style
+    }
 }
 
 /// A bad input line as the service reports it, in its place among the measurements.

@@ -20,7 +20,7 @@ struct RenderRequest: Decodable, Sendable {
         "features", "maxLines", "truncationToken", "truncation", "align", "direction", "lineHeight",
         "lineHeightMultiple", "inset", "highlight", "emoticons", "scale", "debug", "maxPixels", "lang", "exactBox",
         "color", "background", "linkColor", "gray",
-        "variations", "balance",
+        "variations", "balance", "hyphenate",
     ]
 
     private struct Key: CodingKey {
@@ -96,6 +96,7 @@ struct RenderRequest: Decodable, Sendable {
         settings.strikethrough = try value("strikethrough") ?? false
         settings.highlight = try value("highlight") ?? false
         settings.lineBalance = try value("balance") ?? false
+        settings.hyphenation = try value("hyphenate") ?? false ? .auto : .none
         settings.debug = try value("debug") ?? false
         settings.truncationToken = try value("truncationToken")
         settings.lineHeightMultiple = try value("lineHeightMultiple") ?? settings.lineHeightMultiple

@@ -6,14 +6,15 @@ struct LayoutBuilder {
     let engine: TextEngine
 
     func build() -> TextLayout {
-        build(plan: BreakPlan(shaped, options: options))
+        build(plan: BreakPlan(shaped, options: options, engine: engine))
     }
 
-    /// Lays out the text broken as `plan` says (`BreakPlan(shaped, options: options)`).
+    /// Lays out the text broken as `plan` says (`BreakPlan(shaped, options: options, engine: engine)`).
     func build(plan: BreakPlan) -> TextLayout {
         let skipped = plan.skippedLines
         var breaker = LineBreaker(maxWidth: plan.width, linesAtWidth: options.linesAtWidth, fonts: shaped.fonts,
-                                  receiver: LineCollector(maxLines: skipped + options.lineLimit))
+                                  receiver: LineCollector(maxLines: skipped + options.lineLimit),
+                                  hyphenator: Hyphenator(text: shaped.text, options: options, fonts: shaped.fonts, cache: engine.shapeCache))
         breaker.flow(around: options, primary: shaped.primaryMetrics)
         shaped.breakLines(into: &breaker)
         let truncated = skipped > 0 || breaker.leavesTextOut(paragraphCount: shaped.paragraphs.count, options: options)

@@ -76,11 +76,19 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
     }
     /// The exclusions, nil for none: options without any encode as they always did.
     private var exclusionList: [ExclusionShape]?
+    /// Hyphenation of words that do not fit a line (soft hyphens only by default).
+    public var hyphenation: Hyphenation {
+        get { hyphenationSetting ?? .none }
+        set { hyphenationSetting = newValue == .none ? nil : newValue }
+    }
+    /// `hyphenation` unless `.none`: encoded only then, so options without it encode as before.
+    private var hyphenationSetting: Hyphenation?
 
     public init(width: Double = .infinity, maxLines: Int = 0, truncation: TruncationMode = .end,
                 truncationToken: AttributedText? = nil, alignment: TextAlignment = .natural,
                 lineHeightMultiple: Double = 1, lineSpacing: Double = 0, lineHeightMode: LineHeightMode = .natural,
-                insets: EdgeInsets = .zero, direction: ParagraphDirection = .auto, exclusions: [ExclusionShape] = []) {
+                insets: EdgeInsets = .zero, direction: ParagraphDirection = .auto, exclusions: [ExclusionShape] = [],
+                hyphenation: Hyphenation = .none) {
         self.width = width
         self.maxLines = maxLines
         self.truncation = truncation
@@ -92,6 +100,7 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         self.insets = insets
         self.direction = direction
         self.exclusions = exclusions
+        self.hyphenation = hyphenation
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -99,9 +108,11 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
              insets, direction
         case balance = "lineBalance"
         case exclusionList = "exclusions"
+        case hyphenationSetting = "hyphenation"
     }
 
-    /// Decodes options; `truncationToken` and `lineBalance` may be missing.
+    /// Decodes options; `truncationToken`, `lineBalance`, `exclusions` and `hyphenation` may
+    /// be missing.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -115,6 +126,7 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
             insets: try c.decode(EdgeInsets.self, forKey: .insets), direction: try c.decode(ParagraphDirection.self, forKey: .direction))
         lineBalance = try c.decodeIfPresent(Bool.self, forKey: .balance) ?? false
         exclusions = try c.decodeIfPresent([ExclusionShape].self, forKey: .exclusionList) ?? []
+        hyphenation = try c.decodeIfPresent(Hyphenation.self, forKey: .hyphenationSetting) ?? .none
     }
 
     /// The longest finite width, and the largest inset, in points. Every coordinate a layout
@@ -177,6 +189,7 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         if width.isFinite, width <= insets.horizontal {
             throw .invalidOption(name: "width", value: "\(width)", reason: "leaves no room inside the insets (\(insets.horizontal) points)")
         }
+        try hyphenation.validate()
     }
 }
 

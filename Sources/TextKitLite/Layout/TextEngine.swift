@@ -271,6 +271,8 @@ extension TextEngine {
     public func narrowestWidth(of shaped: ShapedText, lines: Int, options: LayoutOptions = LayoutOptions()) throws(LayoutError) -> Double? {
         try validate(options)
         guard lines >= 1 else { throw .invalidOption(name: "lines", value: "\(lines)", reason: "must be 1 or more") }
-        return LineBalance.narrowestWidth(shaped, lines: lines, maxWidth: options.contentWidth).map { $0 + options.insets.horizontal }
+        let hyphenator = Hyphenator(text: shaped.text, options: options, fonts: shaped.fonts, cache: shapeCache)
+        return LineBalance.narrowestWidth(shaped, lines: lines, maxWidth: options.contentWidth, hyphenator: hyphenator)
+            .map { $0 + options.insets.horizontal }
     }
 }

@@ -266,7 +266,8 @@ extension TextLayout: Codable {
             for run in line.runs {
                 let count = run.isTruncationToken ? tokenCount : textCount
                 guard run.range.lowerBound >= 0, run.range.upperBound <= count,
-                      run.clusters.allSatisfy({ run.range.contains(Int($0)) || Int($0) == run.range.lowerBound }) else {
+                      // A hyphen the breaker put at a line's end has its break's offset, the run's end.
+                      run.clusters.allSatisfy({ (run.range.lowerBound...run.range.upperBound).contains(Int($0)) }) else {
                     return "line \(index) has a run whose range or clusters are outside its text"
                 }
                 guard run.fontSize.isFinite, run.fontSize > 0, run.x.isFinite, run.width.isFinite,

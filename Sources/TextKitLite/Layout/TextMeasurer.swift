@@ -11,7 +11,7 @@ enum TextMeasurer {
     static func measure(_ text: AttributedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
         if options.keepsUnits { return measure(engine.shaped(text, direction: options.direction), options: options, engine: engine) }
         let primary = engine.fonts.primaryMetrics(for: text)
-        var fan = LineBreakerFan(breaker(options: options, fonts: engine.fonts, primary: primary), fonts: engine.fonts)
+        var fan = LineBreakerFan(breaker(options: options, text: text, fonts: engine.fonts, primary: primary, engine: engine), fonts: engine.fonts)
         let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
         return measurement(&fan.first, text: { text }, paragraphCount: paragraphCount, fonts: engine.fonts, options: options, engine: engine)
     }
@@ -27,8 +27,10 @@ enum TextMeasurer {
             return widths.map { measure(shaped, options: options.at(width: $0), engine: engine) }
         }
         let primary = engine.fonts.primaryMetrics(for: text)
-        var fan = LineBreakerFan(breaker(options: options.at(width: widths[0]), fonts: engine.fonts, primary: primary),
-                                 others: widths.dropFirst().map { breaker(options: options.at(width: $0), fonts: engine.fonts, primary: primary) },
+        var fan = LineBreakerFan(breaker(options: options.at(width: widths[0]), text: text, fonts: engine.fonts, primary: primary, engine: engine),
+                                 others: widths.dropFirst().map {
+                                     breaker(options: options.at(width: $0), text: text, fonts: engine.fonts, primary: primary, engine: engine)
+                                 },
                                  fonts: engine.fonts)
         let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
         var results: [TextMeasurement] = []
@@ -63,11 +65,12 @@ enum TextMeasurer {
     /// A plan that leaves the first lines out (start truncation over several lines, whose
     /// token goes on the first line shown) is measured by laying out.
     static func measure(_ shaped: ShapedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
-        let plan = BreakPlan(shaped, options: options)
+        let plan = BreakPlan(shaped, options: options, engine: engine)
         if plan.skippedLines > 0 {
             return TextMeasurement(LayoutBuilder(shaped: shaped, options: options, engine: engine).build(plan: plan))
         }
-        var breaker = self.breaker(options: options, width: plan.width, fonts: shaped.fonts, primary: shaped.primaryMetrics)
+        var breaker = self.breaker(options: options, width: plan.width, text: shaped.text, fonts: shaped.fonts,
+                                   primary: shaped.primaryMetrics, engine: engine)
         shaped.breakLines(into: &breaker)
         return measurement(&breaker, text: { shaped.text }, paragraphCount: shaped.paragraphs.count, fonts: shaped.fonts,
                            options: options, engine: engine)
@@ -76,14 +79,15 @@ enum TextMeasurer {
     /// A new breaker at `width` (the options' content width unless a plan says otherwise)
     /// whose receiver measures; `primary`: the primary font's metrics at the text's base size.
     @inline(__always)
-    private static func breaker(options: LayoutOptions, width: Double? = nil, fonts: FontFallbackChain,
-                                primary: FontMetrics) -> LineBreaker<LineMeasurer> {
+    private static func breaker(options: LayoutOptions, width: Double? = nil, text: AttributedText, fonts: FontFallbackChain,
+                                primary: FontMetrics, engine: TextEngine) -> LineBreaker<LineMeasurer> {
         // Truncation changes the last line's start (start truncation) or, with natural
         // heights, its metrics (the token's fonts): then the line's pieces are kept.
         var breaker = LineBreaker(maxWidth: width ?? options.contentWidth, linesAtWidth: options.linesAtWidth, fonts: fonts, receiver: LineMeasurer(
             maxLines: options.lineLimit,
             keepsLastLine: options.maxLines > 0 && (options.lineHeightMode == .natural || options.truncation != .end),
-            stack: LineStack(options: options, primary: primary)))
+            stack: LineStack(options: options, primary: primary)),
+            hyphenator: Hyphenator(text: text, options: options, fonts: fonts, cache: engine.shapeCache))
         breaker.flow(around: options, primary: primary)
         return breaker
     }

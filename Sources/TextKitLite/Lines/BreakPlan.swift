@@ -18,18 +18,19 @@ struct BreakPlan {
     /// lines at the content width are counted; with more than `maxLines` under start
     /// truncation the first ones are left out; with `lineBalance` and no truncation, lines
     /// are broken at the narrowest width that keeps their count (`LineBalance`).
-    init(_ shaped: ShapedText, options: LayoutOptions) {
+    init(_ shaped: ShapedText, options: LayoutOptions, engine: TextEngine) {
         self.init(options: options)
         guard options.breaksTwice else { return }
+        let hyphenator = Hyphenator(text: shaped.text, options: options, fonts: shaped.fonts, cache: engine.shapeCache)
         let counted = options.keepsLastLines || options.maxLines == 0 ? Int.max : options.maxLines
-        let greedy = LineBalance.probe(shaped, width: width, lineLimit: counted).lines
+        let greedy = LineBalance.probe(shaped, width: width, lineLimit: counted, hyphenator: hyphenator).lines
         if options.keepsLastLines, greedy > options.maxLines {
             skippedLines = greedy - options.maxLines
             return
         }
         // Balance changes nothing when the text is truncated or each paragraph is one line.
         guard options.lineBalance, greedy <= options.lineLimit, greedy > shaped.paragraphs.count,
-              let balanced = LineBalance.narrowestWidth(shaped, lines: greedy, maxWidth: width) else { return }
+              let balanced = LineBalance.narrowestWidth(shaped, lines: greedy, maxWidth: width, hyphenator: hyphenator) else { return }
         width = balanced
     }
 }

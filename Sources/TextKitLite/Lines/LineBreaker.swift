@@ -46,6 +46,10 @@ extension LineReceiver {
 /// - a unit that does not fit ends the line before it; white space that starts it hangs at
 ///   the end of that line (a line never starts with white space it could hang), and when
 ///   the unit is all white space, so does white space that starts the units after it;
+/// - a unit that does not fit is cut at its last hyphenation point at which the part before
+///   it, with a hyphen, fits on the line (soft hyphens, and the patterns of the text's
+///   language with automatic hyphenation: `Hyphenator`), as minikin's breaker tries
+///   hyphenated pieces only once a word overflows;
 /// - a unit that does not fit on an empty line is cut at the last grapheme boundary that
 ///   fits (an emergency break), at least one grapheme cluster a line;
 /// - the lines after the first `linesAtWidth` are broken at no width (middle truncation's
@@ -70,6 +74,10 @@ struct LineBreaker<Receiver: LineReceiver> {
     var flow: ExclusionFlow?
     /// The chain the pieces are shaped with (the metrics of a unit cut in parts).
     private let fonts: FontFallbackChain
+    /// Where units may be cut with a hyphen; nil: nowhere.
+    private let hyphenator: Hyphenator?
+    /// The paragraph being broken may be hyphenated (`Hyphenator.applies(to:)`).
+    private var hyphenates = false
     /// The receiver wants no more lines.
     private(set) var isStopped = false
     /// The last line ended its paragraph.
@@ -115,11 +123,15 @@ struct LineBreaker<Receiver: LineReceiver> {
     ///   - maxWidth: the widest a line may be, in points (infinity: no limit).
     ///   - linesAtWidth: the lines broken at `maxWidth`; those after them have no limit.
     ///   - fonts: the chain the pieces are shaped with.
-    init(maxWidth: Double, linesAtWidth: Int = .max, fonts: FontFallbackChain, receiver: consuming Receiver) {
+    ///   - hyphenator: where units may be cut with a hyphen (the text's soft hyphens and,
+    ///     with automatic hyphenation, its words); nil for nowhere.
+    init(maxWidth: Double, linesAtWidth: Int = .max, fonts: FontFallbackChain, receiver: consuming Receiver,
+         hyphenator: Hyphenator? = nil) {
         limit = linesAtWidth > 0 ? maxWidth + LineCuts.epsilon : .infinity
         self.linesAtWidth = linesAtWidth
         self.fonts = fonts
         self.receiver = receiver
+        self.hyphenator = hyphenator
     }
 
     /// Starts a paragraph whose units follow through `take` (none once the breaker is stopped).
@@ -138,6 +150,7 @@ struct LineBreaker<Receiver: LineReceiver> {
         contentStart = Int32(paragraph.content.lowerBound)
         paragraphEnd = Int32(paragraph.end)
         paragraphHasLines = false
+        hyphenates = hyphenator?.applies(to: paragraph) ?? false
     }
 
     /// Takes the paragraph's next break unit, `pieces[unit.pieces]`, whose metrics are
@@ -247,6 +260,16 @@ struct LineBreaker<Receiver: LineReceiver> {
                 receiver.place(unit.pieces, of: pieces)
                 return
             }
+            if hyphenates, var cut = hyphenator?.cut(pieces[unit.pieces], lineWidth: lineWidth, limit: limit, graphemes: graphemes) {
+                if !ownsPieces {
+                    cut.index -= Int(unit.first)
+                    pieces = Array(pieces[unit.pieces])
+                    (unit.first, unit.end) = (0, Int32(pieces.count))
+                    ownsPieces = true
+                }
+                placeHyphenated(cut, &unit, metrics: &metrics, of: &pieces)
+                continue
+            }
             if lineStart >= 0 {
                 // The line ends before the unit; white space that starts it hangs here.
                 close(at: unit.start)
@@ -341,6 +364,35 @@ struct LineBreaker<Receiver: LineReceiver> {
         assert(unit.hang == LineCuts.trailingHang(pieces, unit.pieces))
         if fits(rest: unit) { unitMetrics = BreakUnit.metrics(of: pieces[unit.pieces], fonts: fonts) }
         return true
+    }
+
+    /// Ends the line with the part of a unit, `pieces[unit.pieces]`, before a hyphenation
+    /// point (`cut`, made from those pieces); `unit`, `unitMetrics` and `pieces` then hold
+    /// the rest, whose first piece is the cut piece's part after the point.
+    private mutating func placeHyphenated(_ cut: Hyphenator.Cut, _ unit: inout BreakUnit, metrics unitMetrics: inout FontMetrics,
+                                          of pieces: inout [ShapedPiece]) {
+        let (placed, placedMetrics) = BreakUnit.cut(cut.head, fonts: fonts)
+        if lineStart < 0 { lineStart = cut.head[0].start }
+        receiver.place(placed.pieces, of: cut.head)
+        lineWidth += placed.width
+        visible = lineWidth
+        metrics.include(placedMetrics)
+        close(at: cut.offset)
+        endLine(at: cut.offset, isParagraphEnd: false)
+        // The rest: the cut piece's part after the point, then the pieces after it. Its
+        // width is the unit's less the pieces it no longer holds, plus that part's.
+        var k = Int(unit.first)
+        while k <= cut.index { unit.width -= pieces[k].width; k += 1 }
+        if let rest = cut.rest {
+            k -= 1
+            pieces[k] = rest
+            unit.width += rest.width
+        }
+        unit.first = Int32(k)
+        unit.start = pieces[k].start
+        unit.hang = LineCuts.trailingHang(pieces, unit.pieces)
+        unit.mayStartWithSpace = true
+        if fits(rest: unit) { unitMetrics = BreakUnit.metrics(of: pieces[unit.pieces], fonts: fonts) }
     }
 
     /// Whether the rest of a unit cut by an emergency break fits an empty line whole.

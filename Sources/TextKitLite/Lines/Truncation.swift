@@ -42,6 +42,9 @@ enum Truncation {
     static func truncate(_ line: BrokenLine, token: TruncationToken, graphemes: GraphemeBoundaries, emptyMetrics: FontMetrics,
                          options: LayoutOptions, fonts: FontFallbackChain, units: [UInt16]) -> BrokenLine {
         let width = line.slot?.width ?? options.contentWidth
+        var line = line
+        // End truncation: the token takes the place of a hyphen that ended the line.
+        if options.truncation == .end, line.pieces.last?.isInsertedHyphen == true { line.pieces.removeLast() }
         var truncated = switch options.truncation {
         case .start: start(line, token: token, maxWidth: width, graphemes: graphemes, units: units)
         case .middle: middle(line, token: token, maxWidth: width, graphemes: graphemes, units: units)

@@ -133,7 +133,11 @@ struct Itemizer {
 
         let graphemes = UnicodeProperties.graphemeBoundaries(original, everyUnitOwnGrapheme: scan.everyUnitOwnGrapheme)
         let locale = breakLocale(hasHanOrKana: scan.hasHanOrKana, style: text.runs.isEmpty ? nil : text.runs[Int(firstStyle)].style)
-        var cutter = WordCutter(breaks: UnicodeProperties.lineBreaks(original, locale: locale), length: length)
+        var breaks = UnicodeProperties.lineBreaks(original, locale: locale)
+        // A soft hyphen is a hyphenation point, not a break opportunity: the line breaker
+        // cuts there with a hyphen (`Hyphenator`), counting the hyphen's width.
+        if scan.hasSoftHyphen { breaks.removeAll { Int($0) < length && original[Int($0) - 1] == 0xAD } }
+        var cutter = WordCutter(breaks: breaks, length: length)
         sink.beginParagraph(paragraph, level: resolvedLevel, graphemes: graphemes.offset(by: Int32(base)),
                             emptyMetrics: emptyLineMetrics(paragraph))
         let items = itemize(original, base: base, levels: levels, resolvedLevel: resolvedLevel, graphemes: graphemes,

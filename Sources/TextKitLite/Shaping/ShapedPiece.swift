@@ -336,6 +336,22 @@ struct ShapedPiece: Sendable {
         }
         return (first, second)
     }
+
+    /// Cuts a word shaped with a hyphen after its text (`Hyphenator`) at text offset
+    /// `offset`, where its text ends: the part before, and the hyphen, a piece that covers
+    /// no text (`offset..<offset`) whose glyph's cluster is `offset`. Nothing of the hyphen
+    /// hangs.
+    func splittingHyphen(at offset: Int32) -> (ShapedPiece, ShapedPiece)? {
+        guard end == offset + 1, let (part, piece) = split(at: offset) else { return nil }
+        var hyphen = piece
+        hyphen.end = offset
+        hyphen.hangStart = offset + 1  // past its (empty) text: it is not white space
+        hyphen.hang = 0
+        return (part, hyphen)
+    }
+
+    /// The piece is a hyphen the line breaker put at a line's end (`splittingHyphen`).
+    var isInsertedHyphen: Bool { start == end }
 }
 
 extension ShapedPiece: CustomDebugStringConvertible {

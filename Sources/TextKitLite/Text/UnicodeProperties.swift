@@ -192,6 +192,8 @@ enum UnicodeProperties {
         var everyUnitOwnGrapheme = true
         /// Han, kana or a fullwidth form: CJK line-break rules apply.
         var hasHanOrKana = false
+        /// A soft hyphen (U+00AD): a hyphenation point rather than a break opportunity.
+        var hasSoftHyphen = false
 
         init() {}
 
@@ -213,6 +215,7 @@ enum UnicodeProperties {
                 return
             }
             if UnicodeProperties.isControl(unit) { hasControl = true }
+            if unit == 0xAD { hasSoftHyphen = true }
             if UnicodeProperties.mayNeedBidi(unit) { mayNeedBidi = true }
             if !isOwnGraphemeUnit(unit) { everyUnitOwnGrapheme = false }
             if (0x3040...0x9FFF).contains(unit) || (0xFF00...0xFFEF).contains(unit) { hasHanOrKana = true }
