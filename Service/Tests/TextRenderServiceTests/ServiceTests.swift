@@ -89,7 +89,7 @@ import TextRenderService
         ("font-size=0", "invalid query parameter font-size=0: must be in (0, 100000] points"),
         ("emoticons=maybe", "invalid query parameter emoticons=maybe: must be on or off"),
         ("width=300&width=400", "query parameter width given more than once"),
-        ("jobs=2", "unknown query parameter jobs (known: width, layout, max-lines, font-size, line-spacing, emoticons, weight, italic, letter-spacing, features, lang, variations, balance)"),
+        ("jobs=2", "unknown query parameter jobs (known: width, layout, max-lines, font-size, line-spacing, emoticons, hyphenate, weight, italic, letter-spacing, features, lang, variations, balance)"),
         ("layout=text&weight=heavy", "invalid query parameter weight=heavy: must be regular or bold"),
         ("layout=text&italic=yes", "invalid query parameter italic=yes: must be true or false"),
         ("layout=text&balance=1", "invalid query parameter balance=1: must be true or false"),
