@@ -45,8 +45,12 @@ public enum Invariants {
         if options.maxLines > 0 {
             require(lines.count <= options.maxLines, "\(lines.count) lines for maxLines \(options.maxLines)")
         }
-        require(layout.isTruncated == (lines.last?.isTruncated ?? false), "isTruncated disagrees with the last line")
-        require(lines.dropLast().allSatisfy { !$0.isTruncated }, "a line before the last is truncated")
+        // The token goes on the last line shown, or on the first when start truncation shows
+        // the text's last lines.
+        let showsLastLines = options.truncation == .start && options.maxLines > 1
+        let tokenLine = showsLastLines ? lines.indices.first : lines.indices.last
+        require(layout.isTruncated == (tokenLine.map { lines[$0].isTruncated } ?? false), "isTruncated disagrees with the token's line")
+        require(lines.indices.allSatisfy { $0 == tokenLine || !lines[$0].isTruncated }, "a line other than the token's is truncated")
         for (index, line) in lines.enumerated() {
             require(line.range.lowerBound >= 0 && line.range.upperBound <= count, "line range \(line.range) outside 0..<\(count)")
             for run in line.runs {
@@ -66,11 +70,14 @@ public enum Invariants {
         } else if options.maxLines == 1, options.truncation != .end {
             require(lines.count == 1, "start/middle truncation gave \(lines.count) lines")
         } else {
-            var next = 0
+            // End and middle truncation show a prefix (middle's last line holds the rest of its
+            // paragraph, cut in the middle); start truncation shows the text's last lines.
+            var next = showsLastLines ? lines.first?.range.lowerBound ?? 0 : 0
             for line in lines {
                 require(line.range.lowerBound == next, "truncated layout: line starts at \(line.range.lowerBound), expected \(next)")
                 next = line.range.upperBound
             }
+            if showsLastLines { require(next == count, "start truncation: the lines end at \(next) of \(count) units") }
             require(lines.count == options.maxLines, "truncated with \(lines.count) of \(options.maxLines) lines")
         }
     }
