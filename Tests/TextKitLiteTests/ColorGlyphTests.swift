@@ -110,6 +110,35 @@ import Testing
         #expect(abs(Double(drift) / Double(image.coverage.count)) < 0.5)
     }
 
+    /// Emboldening's two one-dimensional passes pick, for every pixel, the pixel a scan of its
+    /// whole window picks (the most opaque; of equals, the topmost, then the rightmost), with
+    /// its luminance and color, over random images with many ties.
+    @Test func emboldeningPassesEqualAWindowScan() {
+        var generator = HostileInputTests.SplitMix64(state: 39)
+        for trial in 0..<60 {
+            let width = 1 + Int(generator.next() % 13), height = 1 + Int(generator.next() % 11), r = 1 + trial % 6
+            let coverage = (0..<width * height).map { _ in UInt8([0, 0, 80, 255][Int(generator.next() % 4)]) }
+            let luminance = (0..<width * height).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let color = (0..<width * height * 4).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let image = GlyphImage(width: width, height: height, left: 0, top: 0, coverage: coverage, luminance: luminance, color: color)
+            let bold = image.emboldened(by: r)
+            for y in 0..<height + r {
+                for x in 0..<width + r {
+                    var best = -1, bestAlpha: UInt8 = 0
+                    for oy in y - r...y where oy >= 0 && oy < height {
+                        for ox in stride(from: x, through: x - r, by: -1) where ox >= 0 && ox < width {
+                            let i = oy * width + ox
+                            if coverage[i] > bestAlpha || best < 0 { (best, bestAlpha) = (i, coverage[i]) }
+                        }
+                    }
+                    let o = y * (width + r) + x
+                    #expect(bold.coverage[o] == bestAlpha && bold.luminance?[o] == luminance[best], "trial \(trial) at \(x),\(y)")
+                    #expect(bold.color.map { Array($0[o * 4..<o * 4 + 4]) } == Array(color[best * 4..<best * 4 + 4]))
+                }
+            }
+        }
+    }
+
     @Test func emboldenedColorGlyphCarriesItsColor() throws {
         let plain = try Self.thumbsUpImage(pixelSize: 17)
         let bold = try Self.thumbsUpImage(pixelSize: 17, bold: true)

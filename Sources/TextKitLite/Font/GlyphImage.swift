@@ -29,28 +29,52 @@ struct GlyphImage: Sendable {
     /// Each pixel takes the most opaque pixel of its window (by coverage), with that pixel's
     /// luminance and color.
     ///
-    /// - Complexity: O(width × height × strength²); strength is a few pixels.
+    /// Of several equally opaque pixels, the topmost, then the rightmost. Two passes of a
+    /// one-dimensional sliding maximum (along rows, then down columns, each with a queue of
+    /// candidates in decreasing opacity) find the same pixel as a scan of the whole window:
+    /// the rightmost most opaque pixel of each row of the window, then the topmost of those.
+    ///
+    /// - Complexity: O(width × height), whatever the strength: a color glyph drawn very
+    ///   large grows by a strength proportional to its size.
     func emboldened(by strength: Int) -> GlyphImage {
         guard strength > 0, width > 0, height > 0 else { return self }
         let r = strength, newWidth = width + r, newHeight = height + r
+        var queue = [Int](repeating: 0, count: max(newWidth, newHeight))
+        // Pass 1, along each source row: for column x of the grown width, the source column
+        // of the most opaque pixel among x − r...x (the rightmost of equals: an equal newcomer
+        // replaces the candidates before it).
+        var rowBest = [Int32](repeating: 0, count: newWidth * height)
+        for y in 0..<height {
+            let row = y * width
+            var head = 0, tail = 0
+            for x in 0..<newWidth {
+                if x < width {
+                    while tail > head, coverage[row + queue[tail - 1]] <= coverage[row + x] { tail -= 1 }
+                    queue[tail] = x
+                    tail += 1
+                }
+                while queue[head] < x - r { head += 1 }
+                rowBest[y * newWidth + x] = Int32(queue[head])
+            }
+        }
+        // Pass 2, down each grown column: the most opaque of rows y − r...y (the topmost of
+        // equals: an equal newcomer waits behind them).
         var newCoverage = [UInt8](repeating: 0, count: newWidth * newHeight)
         var newLuminance = luminance.map { _ in [UInt8](repeating: 0, count: newWidth * newHeight) }
         var newColor = color.map { _ in [UInt8](repeating: 0, count: newWidth * newHeight * 4) }
-        for y in 0..<newHeight {
-            for x in 0..<newWidth {
-                var best = -1, bestAlpha: UInt8 = 0
-                for dy in 0...r {
-                    let oy = y - r + dy
-                    guard oy >= 0, oy < height else { continue }
-                    for dx in 0...r {
-                        let ox = x - dx
-                        guard ox >= 0, ox < width else { continue }
-                        let i = oy * width + ox
-                        if coverage[i] > bestAlpha || best < 0 { (best, bestAlpha) = (i, coverage[i]) }
-                    }
+        for x in 0..<newWidth {
+            /// The source pixel row `oy` offers for this column.
+            func pixel(_ oy: Int) -> Int { oy * width + Int(rowBest[oy * newWidth + x]) }
+            var head = 0, tail = 0
+            for y in 0..<newHeight {
+                if y < height {
+                    while tail > head, coverage[pixel(queue[tail - 1])] < coverage[pixel(y)] { tail -= 1 }
+                    queue[tail] = y
+                    tail += 1
                 }
-                guard best >= 0 else { continue }
-                newCoverage[y * newWidth + x] = bestAlpha
+                while queue[head] < y - r { head += 1 }
+                let best = pixel(queue[head])
+                newCoverage[y * newWidth + x] = coverage[best]
                 if let luminance { newLuminance![y * newWidth + x] = luminance[best] }
                 if let color {
                     let o = (y * newWidth + x) * 4
