@@ -123,24 +123,30 @@ import TextRenderService
         let body = Array((0..<50_000).map { #"{"id":\#($0),"text":"a post read slowly, #\#($0)"}"# }.joined(separator: "\n").utf8)
         try await withServer({ $0.requestTimeout = .seconds(2); $0.maxConcurrent = 1 }) { port in
             let slow = try HTTPConnection(port: port, receiveBuffer: 4096)
+            // Told when the answer began: the slow request holds the only slot from then on.
+            let (answering, answered) = AsyncStream<Void>.makeStream()
             let reading = Task {
                 try await HTTP.onThread { () -> Int in
+                    defer { answered.finish() }
                     slow.sendHead("POST", "/measure", contentLength: body.count)
                     slow.send(body)
                     var reads = 0
                     while try slow.readSome(256), reads < 1000 {
+                        if reads == 0 { answered.yield() }
                         reads += 1
                         Thread.sleep(forTimeInterval: 0.05)
                     }
                     return reads
                 }
             }
-            try await Task.sleep(for: .milliseconds(500))
+            var began = answering.makeAsyncIterator()
+            #expect(await began.next() != nil, "no answer came")
             #expect(try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8)).status == 503)
             let reads = try await reading.value
             #expect(reads < 1000, "the connection was not reset")
+            // Freed as soon as the server sees the reset; a loaded machine may take seconds.
             var freed = false
-            for _ in 0..<50 where !freed {
+            for _ in 0..<300 where !freed {
                 freed = try await HTTP.send(port: port, "POST", "/render", body: Array(#"{"text":"x"}"#.utf8)).status == 200
                 if !freed { try await Task.sleep(for: .milliseconds(100)) }
             }
