@@ -45,6 +45,10 @@ for layout in ["cell", "text"]:
         out = subprocess.run([tool, "measure", feed, "--layout", layout, "--width", widths],
                              capture_output=True, text=True, check=True).stdout
         check(out.splitlines(), measure, f"measure --layout {layout} --width {widths}")
+for widths in ["375", "200,400"]:  # vertical text: widths for column lengths
+    out = subprocess.run([tool, "measure", feed, "--layout", "text", "--vertical", "--width", widths],
+                         capture_output=True, text=True, check=True).stdout
+    check(out.splitlines(), measure, f"measure --layout text --vertical --width {widths}")
 for source in [feed, str(root / "examples/photo-feed.jsonl")]:
     with tempfile.TemporaryDirectory() as directory:
         subprocess.run([tool, "feed", source, "--out", directory, "--scale", "1"], capture_output=True, check=True)

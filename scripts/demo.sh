@@ -3,6 +3,7 @@
 # emoji / Arabic / Hebrew paragraph to out/sample.png (color: color emoji, blue links, dark
 # text on white) with the bundled fonts, and the same in the dark colors to out/sample-dark.png;
 # a headline broken greedily and balanced to out/title-greedy.png and out/title-balance.png;
+# a Chinese poem set vertically to out/vertical-poem.png;
 # then the cells of examples/photo-feed.jsonl (avatars and pictures) to out/photos/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +25,10 @@ title_options=(--width 300 --font-size 28 --weight bold --align center --scale 2
 around='An avatar sits at the top left and the text flows around it: each line takes the widest free room beside the circle, its first lines start where the circle ends, and once the line is below it the text runs the full width again. 文字绕开头像排版，和 YYText 的 exclusionPaths 一样。'
 .build/release/textrender render "$around" --width 300 --scale 2 --exclude circle:40,40,36 --debug --output out/around-circle.png
 echo "wrote out/around-circle.png (text around a circle)"
+# A Chinese poem set vertically: columns right to left, its punctuation in vertical forms,
+# the Latin line turned sideways.
+.build/release/textrender render $'静夜思\n李白\n床前明月光，疑是地上霜。\n举头望明月，低头思故乡。\n“Quiet Night Thoughts”' \
+    --vertical --width 330 --font-size 24 --inset 12 --scale 2 --output out/vertical-poem.png
 # Hyphenation: an English paragraph in a 120 pt column, words cut at libhyphen's points.
 .build/release/textrender render "Typographers appreciate hyphenation: internationalization, characteristically \
 extraordinary vocabulary and unquestionably representative paragraphs fill narrow columns evenly." \
@@ -41,4 +46,4 @@ for weight in 100 300 500 700 900; do
 done
 echo "wrote out/weight-ramp/wght-{100,300,500,700,900}.png (Inter at five weights of one variable font)"
 echo "wrote out/sample.png, out/sample-dark.png, out/sample.json, out/hyphenated.png, out/title-greedy.png and out/title-balance.png (a headline" \
-    "as greedy and balanced lines) and out/photos/ (feed cells with pictures)"
+    "as greedy and balanced lines), out/vertical-poem.png (vertical Chinese) and out/photos/ (feed cells with pictures)"

@@ -301,4 +301,8 @@ int32_t tkl_grapheme_cluster_break(uint32_t code_point) {
     return (int32_t)u_getIntPropertyValue((UChar32)code_point, UCHAR_GRAPHEME_CLUSTER_BREAK);
 }
 
+int32_t tkl_is_upright_in_vertical(uint32_t code_point) {
+    return u_getIntPropertyValue((UChar32)code_point, UCHAR_VERTICAL_ORIENTATION) != U_VO_ROTATED;
+}
+
 const char *tkl_icu_version(void) { return U_ICU_VERSION; }

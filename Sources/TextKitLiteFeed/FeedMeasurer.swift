@@ -12,15 +12,21 @@ public struct FeedMeasurer: Sendable {
 
     /// One post's measurement, as one JSON line: `{"id", "height", "lines", "lineStarts",
     /// "truncated"}` at one width, `{"id", "layouts": [{"width", "height", ...}, ...]}` at
-    /// several, in their order.
+    /// several, in their order. A vertical text's is its width for a height: `{"id",
+    /// "width", ...}` at one height.
     public struct Record: Sendable, Equatable, Encodable {
         public var id: JSONID
         /// One per width, in the measurer's order.
         public var layouts: [Layout]
+        /// A vertical text's: the lengths measured at are heights, and what was measured is
+        /// the width.
+        public var vertical = false
 
-        /// The measurement at one width.
+        /// The measurement at one width (or, of a vertical text, one height).
         public struct Layout: Sendable, Equatable, Encodable {
+            /// The width measured at (a vertical text's measured width).
             public var width: Double
+            /// The measured height (the height a vertical text was measured at).
             public var height: Double
             /// The body's lines (of the text alone with `.text`).
             public var lines: Int
@@ -29,7 +35,7 @@ public struct FeedMeasurer: Sendable {
             public var truncated: Bool
         }
 
-        private enum CodingKeys: String, CodingKey { case id, layouts, height, lines, lineStarts, truncated }
+        private enum CodingKeys: String, CodingKey { case id, layouts, height, lines, lineStarts, truncated, width }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -37,7 +43,11 @@ public struct FeedMeasurer: Sendable {
             guard layouts.count == 1, let layout = layouts.first else {
                 return try container.encode(layouts, forKey: .layouts)
             }
-            try container.encode(layout.height, forKey: .height)
+            if vertical {
+                try container.encode(layout.width, forKey: .width)
+            } else {
+                try container.encode(layout.height, forKey: .height)
+            }
             try container.encode(layout.lines, forKey: .lines)
             try container.encode(layout.lineStarts, forKey: .lineStarts)
             try container.encode(layout.truncated, forKey: .truncated)
@@ -55,6 +65,9 @@ public struct FeedMeasurer: Sendable {
     public var lineBalance = false
     /// Shapes the lines of a text alone (`.text`) flow around (`LayoutOptions.exclusions`).
     public var exclusions: [ExclusionShape] = []
+    /// The writing mode of a text alone (`.text`): vertical texts are measured at heights
+    /// (the `widths` given are the column lengths), for their widths.
+    public var writingMode: LayoutOptions.WritingMode = .horizontal
 
     /// A measurer of posts through a precomputer.
     ///
@@ -98,14 +111,17 @@ public struct FeedMeasurer: Sendable {
             var options = LayoutOptions(width: widths[0], maxLines: maxLines, lineSpacing: precomputer.style.lineSpacing, exclusions: exclusions,
                                         hyphenation: precomputer.style.hyphenation)
             if lineBalance { options.lineBalance = true }
+            options.writingMode = writingMode
             measured = try precomputer.engine.measure(text, options: options, widths: widths).map { ($0, $0.height, $0.isTruncated) }
         }
         let scalarOffsets = ScalarOffsets(post.text)  // once for every width's line starts
-        return Record(id: post.jsonID, layouts: zip(widths, measured).map { width, measured in
-            Record.Layout(width: width, height: measured.height, lines: measured.body?.lineCount ?? 0,
-                          lineStarts: scalarOffsets.of(measured.body?.lineStarts ?? []),
+        let vertical = subject == .text && writingMode == .vertical
+        return Record(id: post.jsonID, layouts: zip(widths, measured).map { length, measured in
+            // A vertical text's lines run down: its extent across them is its width.
+            Record.Layout(width: vertical ? measured.height : length, height: vertical ? length : measured.height,
+                          lines: measured.body?.lineCount ?? 0, lineStarts: scalarOffsets.of(measured.body?.lineStarts ?? []),
                           truncated: measured.truncated)
-        })
+        }, vertical: vertical)
     }
 
     /// Measures one record of a JSON Lines feed: its post's measurement, or why the line is

@@ -34,10 +34,13 @@ public enum JSONLines {
     /// several widths.
     private static func line(_ record: FeedMeasurer.Record, to bytes: inout [UInt8]) {
         func key(_ name: StaticString) { Self.key(name, to: &bytes) }
+        // One layout gives its measured extent alone: the height, or a vertical text's width.
         func measurement(_ layout: FeedMeasurer.Record.Layout, width: Bool) {
-            key("height")
-            number(layout.height, to: &bytes)
-            bytes.append(0x2C)
+            if width || !record.vertical {
+                key("height")
+                number(layout.height, to: &bytes)
+                bytes.append(0x2C)
+            }
             if !width {
                 key("id")
                 id(record.id, to: &bytes)
@@ -51,7 +54,7 @@ public enum JSONLines {
             bytes.append(0x2C)
             key("truncated")
             boolean(layout.truncated, to: &bytes)
-            if width {
+            if width || record.vertical {
                 bytes.append(0x2C)
                 key("width")
                 number(layout.width, to: &bytes)

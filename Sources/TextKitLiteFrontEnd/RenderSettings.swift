@@ -46,6 +46,8 @@ public struct RenderSettings: Sendable, Hashable {
     public var exclusions: [ExclusionShape] = []
     /// Hyphenation of words that do not fit a line (`--hyphenate`: `.auto`).
     public var hyphenation: Hyphenation = .none
+    /// Horizontal lines, or vertical columns (`--vertical`; `width` is then the column length).
+    public var writingMode: LayoutOptions.WritingMode = .horizontal
     /// Highlight mentions, topics, hashtags and URLs as the feed does.
     public var highlight = false
     public var scale = 1.0
@@ -98,7 +100,7 @@ public struct RenderSettings: Sendable, Hashable {
             truncationToken: truncationToken.map { AttributedText($0, style: style) }, alignment: alignment,
             lineHeightMultiple: lineHeightMultiple, lineSpacing: lineSpacing,
             lineHeightMode: lineHeightMode, insets: EdgeInsets(all: inset), direction: direction,
-            exclusions: exclusions, hyphenation: hyphenation)
+            exclusions: exclusions, hyphenation: hyphenation, writingMode: writingMode)
         options.lineBalance = lineBalance
         return options
     }

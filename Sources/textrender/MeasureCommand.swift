@@ -38,10 +38,16 @@ struct MeasureCommand: ParsableCommand {
         "With --layout text: a shape the lines flow around (repeatable), as render's --exclude.", valueName: "shape"))
     var exclude: [String] = []
 
+    @Flag(help: "With --layout text: set the text vertically, as render's --vertical: each --width is a column length (a height), and each line reports the width (\"width\" in place of \"height\").")
+    var vertical = false
+
     func validate() throws {
         _ = try exclusions()
         if layout == .cell, !exclude.isEmpty {
             throw ValidationError("--exclude shapes a text alone: give it with --layout text")
+        }
+        if vertical, !exclude.isEmpty {
+            throw ValidationError("--exclude cannot be combined with --vertical: shapes are placed around horizontal lines")
         }
         if balance, !exclude.isEmpty {
             throw ValidationError("--balance cannot be combined with --exclude: lines around exclusion shapes each have their own width")
@@ -52,6 +58,7 @@ struct MeasureCommand: ParsableCommand {
                 throw ValidationError("--weight, --italic, --letter-spacing, --features, --variations and --lang style a text alone: give them with --layout text (a cell's texts have the feed's styles)")
             }
             if balance { throw ValidationError("--balance balances a text alone: give it with --layout text (a cell's texts break as the feed's style says)") }
+            if vertical { throw ValidationError("--vertical sets a text alone: give it with --layout text (a cell's texts are horizontal)") }
         }
     }
 
@@ -80,6 +87,7 @@ struct MeasureCommand: ParsableCommand {
                                       textStyle: try textStyle())
         configured.lineBalance = balance
         configured.exclusions = try exclusions()
+        if vertical { configured.writingMode = .vertical }
         let measurer = configured
         let pool = RenderQueuePool(workerCount: feed.jobs)
         let progress = FeedProgress(source: feed.source)

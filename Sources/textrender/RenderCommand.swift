@@ -31,8 +31,11 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("file"), help: "Read the text from a UTF-8 file.")
     var file: String?
 
-    @Option(parsing: .unconditional, help: "Layout width in points (the box, including insets); 'inf' for no wrapping.")
+    @Option(parsing: .unconditional, help: "Layout width in points (the box, including insets); 'inf' for no wrapping. With --vertical: the column length (the box's height).")
     var width: Double = 375
+
+    @Flag(help: "Set the text vertically: columns top to bottom, right to left, CJK upright in its vertical forms, other scripts turned sideways. --width is then the column length; --json reports the width the columns take.")
+    var vertical = false
 
     @OptionGroup var fontOptions: FontOptions
 
@@ -169,7 +172,7 @@ struct RenderCommand: ParsableCommand {
         case "maxPixels": ("--max-pixels", "\(maxPixels)")
         case "lineSpacing": ("--line-spacing", "\(fontOptions.lineSpacing)")
         case "maxLines": ("--max-lines", "\(maxLines)")
-        case "exclusions": ("--exclude", exclude.joined(separator: " "))
+        case "exclusions": ("--exclude", vertical ? "with --vertical" : exclude.joined(separator: " "))
         case "lineBalance": ("--balance", "with --exclude")
         case "truncation": ("--truncation", "\(truncation)")
         default: (property, "as given")  // every property the checks name is above
@@ -294,6 +297,7 @@ struct RenderCommand: ParsableCommand {
         settings.inset = inset
         settings.exclusions = try exclusions()
         if hyphenate { settings.hyphenation = .auto }
+        if vertical { settings.writingMode = .vertical }
         settings.highlight = highlight
         settings.scale = scale
         settings.debug = debug

@@ -49,6 +49,11 @@ int32_t tkl_general_category(uint32_t code_point);
 /// UGraphemeClusterBreak numbering: 0 Other, 1 Control, 2 CR, 3 Extend, ...).
 int32_t tkl_grapheme_cluster_break(uint32_t code_point);
 
+/// 1 when the code point stands upright in vertical text (Vertical_Orientation U, Tu or
+/// Tr, UAX #50: CJK, and marks with vertical forms or alternates), 0 when it is turned
+/// sideways (R: Latin, Arabic, ...).
+int32_t tkl_is_upright_in_vertical(uint32_t code_point);
+
 /// The ICU version string ("72.1").
 const char *tkl_icu_version(void);
 

@@ -218,6 +218,13 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
                            lineGap: Double(lineGap) * scale)
     }
 
+    /// Where a glyph's vertical origin (the top centre of its vertical advance box) lies
+    /// from its horizontal origin at a point size: points right, and up.
+    func verticalOrigin(glyph: UInt32, size: Double) -> (x: Double, y: Double) {
+        let origin = harfBuzz.verticalOrigin(glyph), scale = size / Double(unitsPerEm)
+        return (Double(origin.x) * scale, Double(origin.y) * scale)
+    }
+
     /// Where underlines and strikethroughs go at a point size, as the font's `post` and
     /// `OS/2` tables say.
     package func decorationMetrics(size: Double) -> DecorationMetrics {

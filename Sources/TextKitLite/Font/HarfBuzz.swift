@@ -118,6 +118,15 @@ final class HarfBuzzFont: @unchecked Sendable {
         return hb_font_get_nominal_glyph(font, scalar, &glyph) != 0 ? glyph : nil
     }
 
+    /// Where a glyph's vertical origin (the top centre of its vertical advance box, from
+    /// `VORG` or `vmtx`, else half its advance and the ascender) lies from its horizontal
+    /// origin, in font units, y up.
+    func verticalOrigin(_ glyph: UInt32) -> (x: Int32, y: Int32) {
+        var x: hb_position_t = 0, y: hb_position_t = 0
+        hb_font_get_glyph_v_origin(font, glyph, &x, &y)
+        return (x, y)
+    }
+
     /// A glyph's ink box in font units, y up: the outline's bounds (or a color bitmap's box,
     /// as HarfBuzz reads it from CBDT), unhinted; nil for a glyph without ink (a space).
     func inkExtents(_ glyph: UInt32) -> InkExtents? {
@@ -284,14 +293,21 @@ final class HarfBuzzShaper {
     /// - Returns: glyphs in HarfBuzz's output order (visual: reversed for right-to-left),
     ///   with advances and offsets in font units and clusters as UTF-16 offsets into
     ///   `text`; nil when HarfBuzz could not allocate.
+    ///
+    /// `upright` shapes top to bottom (`HB_DIRECTION_TTB`: the font's vertical forms and
+    /// metrics) and gives each glyph in line coordinates, as a vertical line is made before it
+    /// is turned (`LayoutOptions.WritingMode.vertical`): the advance is the vertical advance,
+    /// and the offsets are those of the glyph's vertical origin (the top centre of its
+    /// vertical advance box) from the pen: x down the column, y (up positive, as HarfBuzz's)
+    /// towards the right of the column. A glyph HarfBuzz does not move has offsets 0.
     func shape(
         _ font: Font, text: UnsafeBufferPointer<UInt16>,
-        rightToLeft: Bool, script: Script, language: String?
+        rightToLeft: Bool, upright: Bool = false, script: Script, language: String?
     ) -> ShapedGlyphs? {
         let buffer = self.buffer
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, text.baseAddress, Int32(text.count), 0, Int32(text.count))
-        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_set_direction(buffer, upright ? HB_DIRECTION_TTB : rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_script(buffer, hb_script_t(rawValue: script.rawValue))
         if let language {
             hb_buffer_set_language(buffer, hb_language_from_string(language, -1))
@@ -321,9 +337,17 @@ final class HarfBuzzShaper {
         for i in 0..<n {
             glyphs[i] = infos[i].codepoint
             clusters[i] = Int32(infos[i].cluster)
-            advances[i] = positions[i].x_advance == 0 ? 0 : positions[i].x_advance &+ widening
-            xOffsets[i] = positions[i].x_offset
-            yOffsets[i] = positions[i].y_offset
+            if upright {
+                // HarfBuzz gives the horizontal origin's offsets (y up), the pen moving down.
+                let (originX, originY) = font.harfBuzz.verticalOrigin(infos[i].codepoint)
+                advances[i] = positions[i].y_advance == 0 ? 0 : -positions[i].y_advance &+ widening
+                xOffsets[i] = -(positions[i].y_offset &+ originY)
+                yOffsets[i] = positions[i].x_offset &+ originX
+            } else {
+                advances[i] = positions[i].x_advance == 0 ? 0 : positions[i].x_advance &+ widening
+                xOffsets[i] = positions[i].x_offset
+                yOffsets[i] = positions[i].y_offset
+            }
         }
         return ShapedGlyphs(glyphs: glyphs, advances: advances, xOffsets: xOffsets, yOffsets: yOffsets, clusters: clusters)
     }

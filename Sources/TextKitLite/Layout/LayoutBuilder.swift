@@ -37,7 +37,7 @@ struct LayoutBuilder {
     /// Vertical metrics, alignment and glyph positions of every line.
     private func position(_ lines: [BrokenLine], styles: [TextStyle], tokenAttachments: [AttributedText.Attachment],
                           truncated: Bool) -> TextLayout {
-        let insets = options.insets
+        let insets = options.lineInsets
         let contentWidth = options.contentWidth
         let widest = lines.reduce(0) { max($0, $1.width) }
         let alignWidth = contentWidth.isFinite ? contentWidth : widest
@@ -90,9 +90,10 @@ struct LayoutBuilder {
         // Beside exclusion shapes, a line's right edge is its slot's offset from the content box plus its width.
         let reach = options.exclusions.isEmpty ? widest : lines.reduce(0) { max($0, ($1.slot.map { $0.x - insets.left } ?? 0) + $1.width) }
         let measured = reach + insets.horizontal
+        let lineSize = Size(width: options.width.isFinite ? options.width : measured, height: height)
         return TextLayout(
             text: shaped.text, options: options, lines: result,
-            size: Size(width: options.width.isFinite ? options.width : measured, height: height),
+            size: options.writingMode == .horizontal ? lineSize : Size(width: lineSize.height, height: lineSize.width),
             measuredWidth: measured, isTruncated: truncated)
     }
 }

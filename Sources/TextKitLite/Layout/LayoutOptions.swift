@@ -40,7 +40,8 @@ public enum LineHeightMode: Sendable, Hashable, Codable {
 
 /// Everything that shapes a layout besides the text.
 public struct LayoutOptions: Sendable, Hashable, Codable {
-    /// Width of the layout box including `insets`, in points; `.infinity` for no wrapping.
+    /// The length of a line, including `insets`, in points; `.infinity` for no wrapping: the
+    /// layout box's width, or its height when `writingMode` is vertical (lines are columns).
     public var width: Double
     /// Most lines shown; 0 for no limit.
     public var maxLines: Int
@@ -83,12 +84,33 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
     }
     /// `hyphenation` unless `.none`: encoded only then, so options without it encode as before.
     private var hyphenationSetting: Hyphenation?
+    /// Horizontal lines (the default), or vertical columns for Chinese and Japanese.
+    public var writingMode: WritingMode {
+        get { mode ?? .horizontal }
+        set { mode = newValue == .horizontal ? nil : newValue }
+    }
+    /// `writingMode` unless horizontal: encoded only then, so options without it encode as before.
+    private var mode: WritingMode?
+
+    /// Which way lines run.
+    public enum WritingMode: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Lines left to right (or right to left), stacked top to bottom.
+        case horizontal
+        /// Columns top to bottom, stacked right to left, as Chinese and Japanese are set
+        /// vertically (CSS `vertical-rl`): CJK characters upright in their vertical forms
+        /// (HarfBuzz's vertical shaping: `vert`, `vrt2`), other scripts' runs turned 90°
+        /// clockwise (Unicode's Vertical_Orientation, UAX #50). The layout is made as
+        /// horizontal lines and turned: `width` is then the column length (the box's
+        /// height), `insets` stay the box's physical edges, and a line's geometry is in line
+        /// coordinates (see `TextLayout`).
+        case vertical
+    }
 
     public init(width: Double = .infinity, maxLines: Int = 0, truncation: TruncationMode = .end,
                 truncationToken: AttributedText? = nil, alignment: TextAlignment = .natural,
                 lineHeightMultiple: Double = 1, lineSpacing: Double = 0, lineHeightMode: LineHeightMode = .natural,
                 insets: EdgeInsets = .zero, direction: ParagraphDirection = .auto, exclusions: [ExclusionShape] = [],
-                hyphenation: Hyphenation = .none) {
+                hyphenation: Hyphenation = .none, writingMode: WritingMode = .horizontal) {
         self.width = width
         self.maxLines = maxLines
         self.truncation = truncation
@@ -101,6 +123,7 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         self.direction = direction
         self.exclusions = exclusions
         self.hyphenation = hyphenation
+        self.writingMode = writingMode
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -109,10 +132,11 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         case balance = "lineBalance"
         case exclusionList = "exclusions"
         case hyphenationSetting = "hyphenation"
+        case mode = "writingMode"
     }
 
-    /// Decodes options; `truncationToken`, `lineBalance`, `exclusions` and `hyphenation` may
-    /// be missing.
+    /// Decodes options; `truncationToken`, `lineBalance`, `exclusions`, `hyphenation` and
+    /// `writingMode` may be missing.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -127,6 +151,7 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         lineBalance = try c.decodeIfPresent(Bool.self, forKey: .balance) ?? false
         exclusions = try c.decodeIfPresent([ExclusionShape].self, forKey: .exclusionList) ?? []
         hyphenation = try c.decodeIfPresent(Hyphenation.self, forKey: .hyphenationSetting) ?? .none
+        writingMode = try c.decodeIfPresent(WritingMode.self, forKey: .mode) ?? .horizontal
     }
 
     /// The longest finite width, and the largest inset, in points. Every coordinate a layout
@@ -183,11 +208,14 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         if !exclusions.isEmpty, lineBalance {
             throw .invalidOption(name: "lineBalance", value: "true", reason: "lines around exclusion shapes each have their own width; balance them without exclusions")
         }
+        if !exclusions.isEmpty, writingMode == .vertical {
+            throw .invalidOption(name: "exclusions", value: exclusions[0].description, reason: "shapes are placed around horizontal lines; vertical text takes none")
+        }
         if !exclusions.isEmpty, keepsLastLines {
             throw .invalidOption(name: "truncation", value: "start", reason: "start truncation over several lines cannot be combined with exclusion shapes; use end or middle truncation, or one line")
         }
-        if width.isFinite, width <= insets.horizontal {
-            throw .invalidOption(name: "width", value: "\(width)", reason: "leaves no room inside the insets (\(insets.horizontal) points)")
+        if width.isFinite, width <= lineInsets.horizontal {
+            throw .invalidOption(name: "width", value: "\(width)", reason: "leaves no room inside the insets (\(lineInsets.horizontal) points)")
         }
         try hyphenation.validate()
     }

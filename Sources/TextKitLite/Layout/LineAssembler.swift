@@ -25,6 +25,10 @@ struct LineAssembler {
         func top(height: Double, ascent: Double) -> Double {
             centred ? lineTop + (lineHeight - height) / 2 : baseline - ascent
         }
+
+        /// From the baseline down to the middle of the line box: where the vertical origins
+        /// of upright glyphs go (the central baseline of a vertical line).
+        var centralOffset: Double { lineTop + lineHeight / 2 - baseline }
     }
 
     func assemble(_ line: BrokenLine, paragraphLevel: UInt8, x: Double, justification extra: Double,
@@ -78,8 +82,9 @@ struct LineAssembler {
             }
             // Merge visually adjacent pieces with the same font, size, style and direction.
             var j = i + 1
+            let upright = pieces[i].isUpright
             while j < pieces.count, pieces[j].attachment == nil, pieces[j].hasSameFont(as: pieces[i], in: fonts), pieces[j].size == pieces[i].size,
-                  pieces[j].style == pieces[i].style, pieces[j].level == pieces[i].level {
+                  pieces[j].style == pieces[i].style, pieces[j].level == pieces[i].level, pieces[j].isUpright == upright {
                 j += 1
             }
             let runStart = cursor
@@ -89,6 +94,7 @@ struct LineAssembler {
             positions.reserveCapacity(glyphCount)
             clusters.reserveCapacity(glyphCount)
             var low = Int32.max, high = Int32.min
+            let shift = upright ? placement.centralOffset : 0
             for piece in pieces[i..<j] {
                 low = min(low, piece.start)
                 high = max(high, piece.end)
@@ -99,7 +105,7 @@ struct LineAssembler {
                 units.withUnsafeBufferPointer { units in
                     piece.forEachGlyph { glyph, x, y, advance, wordCluster, endsCluster in
                         glyphs.append(glyph)
-                        positions.append(GlyphPosition(x: Float(cursor + x), y: Float(y)))
+                        positions.append(GlyphPosition(x: Float(cursor + x), y: Float(y + shift)))
                         let cluster = wordStart + wordCluster
                         clusters.append(cluster)
                         cursor += advance
@@ -114,7 +120,7 @@ struct LineAssembler {
             let first = pieces[i]
             runs.append(GlyphRun(
                 font: first.font(in: fonts), fontSize: first.size, style: styles[Int(first.style)],
-                isRightToLeft: first.isRightToLeft, isTruncationToken: Int(first.style) >= textStyleCount,
+                isRightToLeft: first.isRightToLeft, isUpright: upright, isTruncationToken: Int(first.style) >= textStyleCount,
                 range: Int(low)..<Int(max(low, high)), glyphs: glyphs, positions: positions, clusters: clusters,
                 x: runStart, width: cursor - runStart))
             i = j

@@ -21,13 +21,15 @@ public final class TextEngine: Sendable {
         var runs: [Run]
         var attachments: [AttributedText.Attachment]
         var direction: ParagraphDirection
+        var writingMode: LayoutOptions.WritingMode
         var fonts: FontFallbackChain
 
-        init(_ token: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain) {
+        init(_ token: AttributedText, direction: ParagraphDirection, writingMode: LayoutOptions.WritingMode, fonts: FontFallbackChain) {
             units = token.utf16
             runs = token.runs.map { Run(range: $0.range, style: $0.style.shapingAttributes) }
             attachments = token.attachments
             self.direction = direction
+            self.writingMode = writingMode
             self.fonts = fonts
         }
     }
@@ -50,7 +52,8 @@ public final class TextEngine: Sendable {
     func truncate(_ line: BrokenLine, of text: AttributedText, level: UInt8, graphemes: GraphemeBoundaries, emptyMetrics: FontMetrics,
                   options: LayoutOptions, fonts: FontFallbackChain) -> (line: BrokenLine, token: AttributedText) {
         let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: Truncation.cutStyle(of: line, in: text))
-        let shaped = shapedToken(tokenText, direction: level & 1 == 1 ? .rightToLeft : .leftToRight, fonts: fonts)
+        let shaped = shapedToken(tokenText, direction: level & 1 == 1 ? .rightToLeft : .leftToRight, writingMode: options.writingMode,
+                                 fonts: fonts)
         let token = TruncationToken(shaped: shaped.paragraphs.first, styleOffset: text.runs.count)
         let cut = Truncation.truncate(line, token: token, graphemes: graphemes, emptyMetrics: emptyMetrics,
                                       options: options, fonts: fonts, units: text.utf16)
@@ -65,13 +68,15 @@ public final class TextEngine: Sendable {
                  options: options, fonts: fonts)
     }
 
-    /// A truncation token shaped for a paragraph direction with a fallback chain (the
-    /// text's, usually the engine's own), from the token cache: its pieces are `token`'s,
-    /// its text and styles may be those of a token that differs only in what shaping ignores.
-    private func shapedToken(_ token: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain) -> ShapedText {
-        let key = TokenKey(token, direction: direction, fonts: fonts)
+    /// A truncation token shaped for a paragraph direction and writing mode with a fallback
+    /// chain (the text's, usually the engine's own), from the token cache: its pieces are
+    /// `token`'s, its text and styles may be those of a token that differs only in what
+    /// shaping ignores.
+    private func shapedToken(_ token: AttributedText, direction: ParagraphDirection, writingMode: LayoutOptions.WritingMode,
+                             fonts: FontFallbackChain) -> ShapedText {
+        let key = TokenKey(token, direction: direction, writingMode: writingMode, fonts: fonts)
         if let shaped = tokens.value(for: key) { return shaped }
-        let shaped = ShapedText(text: token, direction: direction, fonts: fonts, cache: shapeCache)
+        let shaped = ShapedText(text: token, direction: direction, writingMode: writingMode, fonts: fonts, cache: shapeCache)
         tokens.insert(shaped, for: key, cost: 256 + shaped.glyphCount * 24)
         return shaped
     }
@@ -88,12 +93,14 @@ public final class TextEngine: Sendable {
         return TextEngine(fonts: systemFallback ? chain.withSystemFallback() : chain)
     }
 
-    /// Itemizes and shapes a text (bidi, script, font fallback, HarfBuzz), once.
+    /// Itemizes and shapes a text (bidi, script, font fallback, HarfBuzz), once, for lines
+    /// of a writing mode (vertical lines shape upright characters top to bottom).
     ///
     /// - Throws: `LayoutError` for a style with an invalid point size.
-    public func shape(_ text: AttributedText, direction: ParagraphDirection = .auto) throws(LayoutError) -> ShapedText {
+    public func shape(_ text: AttributedText, direction: ParagraphDirection = .auto,
+                      writingMode: LayoutOptions.WritingMode = .horizontal) throws(LayoutError) -> ShapedText {
         try validateStyles(of: text)
-        return shaped(text, direction: direction)
+        return shaped(text, direction: direction, writingMode: writingMode)
     }
 
     /// Shapes and lays out a text.
@@ -112,12 +119,13 @@ public final class TextEngine: Sendable {
 
     /// Shapes and lays out a text whose options and styles were checked.
     private func layoutValid(_ text: AttributedText, options: LayoutOptions) -> TextLayout {
-        LayoutBuilder(shaped: shaped(text, direction: options.direction), options: options, engine: self).build()
+        LayoutBuilder(shaped: shaped(text, direction: options.direction, writingMode: options.writingMode), options: options,
+                      engine: self).build()
     }
 
     /// A text whose styles were checked, itemized and shaped.
-    func shaped(_ text: AttributedText, direction: ParagraphDirection) -> ShapedText {
-        ShapedText(text: text, direction: direction, fonts: fonts, cache: shapeCache)
+    func shaped(_ text: AttributedText, direction: ParagraphDirection, writingMode: LayoutOptions.WritingMode) -> ShapedText {
+        ShapedText(text: text, direction: direction, writingMode: writingMode, fonts: fonts, cache: shapeCache)
     }
 
     /// Measures a text as `layout(_:options:)` would lay it out: the same height, line
@@ -180,9 +188,11 @@ public final class TextEngine: Sendable {
     /// aligns. Never shapes the text again (only a truncation token, through the cache).
     /// `options.direction` is ignored: the shaped text keeps its own.
     ///
+    /// - Throws: `LayoutError` naming the first invalid option, or a writing mode other than
+    ///   the one the text was shaped for.
     /// - Complexity: O(n) in the shaped pieces, plus the token.
     public func layout(_ shaped: ShapedText, options: LayoutOptions) throws(LayoutError) -> TextLayout {
-        try validate(options)
+        try validate(options, for: shaped)
         return LayoutBuilder(shaped: shaped, options: options, engine: self).build()
     }
 
@@ -195,7 +205,7 @@ public final class TextEngine: Sendable {
     /// - Throws: `LayoutError` naming the first invalid option.
     /// - Complexity: O(n) in the shaped pieces, plus the token.
     public func measure(_ shaped: ShapedText, options: LayoutOptions) throws(LayoutError) -> TextMeasurement {
-        try validate(options)
+        try validate(options, for: shaped)
         return measureValid(shaped, options: options)
     }
 
@@ -239,6 +249,15 @@ public final class TextEngine: Sendable {
         if let token = options.truncationToken { try validateStyles(of: token) }
     }
 
+    /// Checks options for breaking a shaped text: valid, and of the writing mode it was shaped for.
+    private func validate(_ options: LayoutOptions, for shaped: ShapedText) throws(LayoutError) {
+        try validate(options)
+        guard options.writingMode == shaped.writingMode else {
+            throw .invalidOption(name: "writingMode", value: options.writingMode.rawValue,
+                                 reason: "the text was shaped for \(shaped.writingMode.rawValue) lines; shape it with this writing mode")
+        }
+    }
+
     /// Checks every style of a text (point sizes, letter spacing, font families) and its
     /// attachments' sizes.
     private func validateStyles(of text: AttributedText) throws(LayoutError) {
@@ -269,10 +288,10 @@ extension TextEngine {
     /// - Complexity: O(n) in the text's break units per width tried, for a few widths (about
     ///   the log of the number of distinct line widths).
     public func narrowestWidth(of shaped: ShapedText, lines: Int, options: LayoutOptions = LayoutOptions()) throws(LayoutError) -> Double? {
-        try validate(options)
+        try validate(options, for: shaped)
         guard lines >= 1 else { throw .invalidOption(name: "lines", value: "\(lines)", reason: "must be 1 or more") }
         let hyphenator = Hyphenator(text: shaped.text, options: options, fonts: shaped.fonts, cache: shapeCache)
         return LineBalance.narrowestWidth(shaped, lines: lines, maxWidth: options.contentWidth, hyphenator: hyphenator)
-            .map { $0 + options.insets.horizontal }
+            .map { $0 + options.lineInsets.horizontal }
     }
 }

@@ -147,7 +147,7 @@ extension AttributedText: Codable {
 
 extension GlyphRun: Codable {
     private enum CodingKeys: String, CodingKey {
-        case font, fontSize, style, isRightToLeft, isTruncationToken, range, glyphs, positions, clusters, x, width
+        case font, fontSize, style, isRightToLeft, isUpright, isTruncationToken, range, glyphs, positions, clusters, x, width
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -156,6 +156,7 @@ extension GlyphRun: Codable {
         try container.encode(fontSize, forKey: .fontSize)
         try container.encode(style, forKey: .style)
         try container.encode(isRightToLeft, forKey: .isRightToLeft)
+        if isUpright { try container.encode(isUpright, forKey: .isUpright) }  // only in vertical layouts
         try container.encode(isTruncationToken, forKey: .isTruncationToken)
         try container.encode(range, forKey: .range)
         try container.encode(glyphs, forKey: .glyphs)
@@ -178,6 +179,7 @@ extension GlyphRun: Codable {
             fontSize: try container.decode(Double.self, forKey: .fontSize),
             style: try container.decode(TextStyle.self, forKey: .style),
             isRightToLeft: try container.decode(Bool.self, forKey: .isRightToLeft),
+            isUpright: try container.decodeIfPresent(Bool.self, forKey: .isUpright) ?? false,
             isTruncationToken: try container.decode(Bool.self, forKey: .isTruncationToken),
             range: try container.decode(Range<Int>.self, forKey: .range),
             glyphs: glyphs, positions: positions, clusters: clusters,

@@ -13,7 +13,9 @@ extension TextLayout {
     /// in a right-to-left run the right half gives the start.
     ///
     /// - Complexity: O(log l + g) for l lines and g glyphs on the line.
-    public func characterIndex(at point: Point) -> Int {
+    /// In a vertical layout, the column is found by x and the position down it by y.
+    public func characterIndex(at layoutPoint: Point) -> Int {
+        let point = linePoint(layoutPoint)
         guard let line = line(nearestY: point.y) else { return 0 }
         guard let run = Self.run(in: Self.caretRuns(of: line), nearestX: point.x) else { return line.range.lowerBound }
         if run.isTruncationToken { return truncationCut(in: line) }
@@ -26,7 +28,8 @@ extension TextLayout {
     }
 
     /// The rects that show a range of the text (UTF-16 offsets), in layout coordinates:
-    /// one per visually contiguous piece per line, as tall as the line box; a range that
+    /// one per visually contiguous piece per line, as tall as the line box (as wide as the
+    /// column, in a vertical layout); a range that
     /// spans a right-to-left run inside left-to-right text gives a piece on each side.
     /// Text hidden by truncation has none; grapheme clusters the range only partly covers
     /// count whole.
@@ -69,7 +72,9 @@ extension TextLayout {
                     pieces.append((segments[t].left, segments[t].right))
                     t += 1
                 }
-                result[k] += Self.merged(pieces).map { Rect(x: $0.left, y: line.frame.y, width: $0.right - $0.left, height: line.frame.height) }
+                result[k] += Self.merged(pieces).map {
+                    layoutRect(Rect(x: $0.left, y: line.frame.y, width: $0.right - $0.left, height: line.frame.height))
+                }
                 k += 1
             }
         }

@@ -14,12 +14,21 @@ extension TextLayout {
     ///
     /// - Complexity: O(glyphs).
     public var inkBounds: Rect? {
-        var ink = InkBox()
+        var ink = InkBox()  // in line coordinates
         for line in lines {
             for run in line.runs {
                 for (glyph, position) in zip(run.glyphs, run.positions) {
                     guard let box = run.font.inkBox(glyph: glyph, size: run.fontSize) else { continue }
-                    ink.add(box.offsetBy(dx: Double(position.x), dy: line.baseline + Double(position.y)))
+                    let x = Double(position.x), y = line.baseline + Double(position.y)
+                    guard run.isUpright else {
+                        ink.add(box.offsetBy(dx: x, dy: y))
+                        continue
+                    }
+                    // Upright: the box stands in the layout's coordinates, from the horizontal
+                    // origin, which is (-origin.x, +origin.y) from the vertical origin at (x, y);
+                    // the layout's right is the line's up.
+                    let origin = run.font.verticalOrigin(glyph: glyph, size: run.fontSize)
+                    ink.add(Rect(x: x + origin.y + box.y, y: y + origin.x - box.maxX, width: box.height, height: box.width))
                 }
             }
             for kind in [Decorations.Kind.underline, .strikethrough] {
@@ -30,7 +39,7 @@ extension TextLayout {
             }
             for attachment in line.attachments { ink.add(attachment.rect) }
         }
-        return ink.rect
+        return ink.rect.map(layoutRect)
     }
 }
 

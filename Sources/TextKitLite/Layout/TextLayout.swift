@@ -1,5 +1,7 @@
-/// Where one glyph is drawn: the pen x in layout coordinates and the vertical offset from
-/// the line's baseline (points, downward positive).
+/// Where one glyph is drawn: the pen x in line coordinates and the vertical offset from
+/// the line's baseline (points, downward positive). An upright glyph of a vertical layout
+/// (`GlyphRun.isUpright`) is placed by its vertical origin, the top centre of its vertical
+/// advance box; any other by its horizontal origin, on its baseline.
 public struct GlyphPosition: Sendable, Hashable, Codable {
     public var x: Float
     public var y: Float
@@ -14,6 +16,9 @@ public struct GlyphRun: Sendable {
     /// The text style of the run (ink, decorations).
     public let style: TextStyle
     public let isRightToLeft: Bool
+    /// In a vertical layout, the run was shaped top to bottom and its glyphs stand upright
+    /// (CJK); false for a run turned sideways with its line, and in horizontal layouts.
+    public let isUpright: Bool
     /// The run draws the truncation token; `range` is then a range of the token's text.
     public let isTruncationToken: Bool
     /// UTF-16 range of the text the run shows.
@@ -67,14 +72,24 @@ public struct LayoutLine: Sendable, Codable {
 
 /// The immutable result of laying out an attributed text: lines, glyph positions and
 /// size. Any thread may read it; a renderer draws it without shaping again.
+///
+/// Lines, runs, glyph positions and attachments are in line coordinates: x along a line, y
+/// across lines, downward. In a horizontal layout these are the layout's coordinates. A
+/// vertical layout (`LayoutOptions.WritingMode.vertical`) is made as horizontal lines and
+/// turned 90° clockwise: a line's x runs down its column and its y leftwards from the box's
+/// right edge, so the layout point (x, y) is the line point (y, size.width − x) (see
+/// `linePoint(_:)`, `layoutRect(_:)`). `size`, `bounds`, `usedRect`, hit testing and the
+/// rects of ranges and highlights are in layout coordinates in both.
 public struct TextLayout: Sendable {
     public let text: AttributedText
     public let options: LayoutOptions
     public let lines: [LayoutLine]
-    /// The box the text was laid out in: `options.width` when finite, else the
-    /// measured width; height of all lines, spacing and insets.
+    /// The box the text was laid out in: lines `options.width` long when finite, else the
+    /// measured width; as tall as all lines, spacing and insets (turned for vertical lines:
+    /// as wide as all columns, `options.width` tall).
     public let size: Size
-    /// The narrowest box width that gives the same lines: the widest line plus insets.
+    /// The narrowest line length that gives the same lines: the longest line plus insets
+    /// (a vertical layout's narrowest height).
     public let measuredWidth: Double
     /// Some text did not fit in `maxLines`.
     public let isTruncated: Bool
@@ -91,12 +106,29 @@ public struct TextLayout: Sendable {
 
     /// The union of every line's visible box.
     public var usedRect: Rect {
-        guard let first = lines.first else { return Rect(x: options.insets.left, y: options.insets.top, width: 0, height: 0) }
+        let insets = options.lineInsets
+        guard let first = lines.first else { return layoutRect(Rect(x: insets.left, y: insets.top, width: 0, height: 0)) }
         var minX = first.frame.x, maxX = first.frame.maxX
         for line in lines {
             minX = min(minX, line.frame.x)
             maxX = max(maxX, line.frame.maxX)
         }
-        return Rect(x: minX, y: first.frame.y, width: maxX - minX, height: lines.last!.frame.maxY - first.frame.y)
+        return layoutRect(Rect(x: minX, y: first.frame.y, width: maxX - minX, height: lines.last!.frame.maxY - first.frame.y))
+    }
+
+    /// The lines are vertical (`LayoutOptions.WritingMode.vertical`).
+    public var isVertical: Bool { options.writingMode == .vertical }
+
+    /// The box in line coordinates: `size`, or turned back for vertical lines.
+    public var lineSize: Size { isVertical ? Size(width: size.height, height: size.width) : size }
+
+    /// A point of the layout in line coordinates (the same point in a horizontal layout).
+    public func linePoint(_ point: Point) -> Point {
+        isVertical ? Point(x: point.y, y: size.width - point.x) : point
+    }
+
+    /// A rect in line coordinates (a line's frame, an attachment's box) in the layout's.
+    public func layoutRect(_ rect: Rect) -> Rect {
+        isVertical ? Rect(x: size.width - rect.maxY, y: rect.x, width: rect.height, height: rect.width) : rect
     }
 }

@@ -2,7 +2,8 @@
 /// lines themselves. Equal, to the bit, to what `TextLayout` gives for the same text and
 /// options (`init(_:)`), and far cheaper to make (`TextEngine.measure`).
 public struct TextMeasurement: Sendable, Hashable, Codable {
-    /// Height of the layout box, in points (the layout's `size.height`).
+    /// Height of the layout box, in points (the layout's `size.height`): its extent across
+    /// its lines, so a vertical layout's width (`size.width`).
     public var height: Double
     /// UTF-16 offset where each shown line starts (`TextLayout.lines[i].range.lowerBound`).
     public var lineStarts: [Int]
@@ -19,6 +20,6 @@ public struct TextMeasurement: Sendable, Hashable, Codable {
 
     /// The measurement of a layout.
     public init(_ layout: TextLayout) {
-        self.init(height: layout.size.height, lineStarts: layout.lines.map(\.range.lowerBound), isTruncated: layout.isTruncated)
+        self.init(height: layout.lineSize.height, lineStarts: layout.lines.map(\.range.lowerBound), isTruncated: layout.isTruncated)
     }
 }

@@ -9,7 +9,7 @@ enum TextMeasurer {
     /// Options that break lines twice (`BreakPlan`) or around exclusion shapes need the units
     /// kept (`LayoutOptions.keepsUnits`): the text is shaped whole, then measured as a shaped text.
     static func measure(_ text: AttributedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
-        if options.keepsUnits { return measure(engine.shaped(text, direction: options.direction), options: options, engine: engine) }
+        if options.keepsUnits { return measure(engine.shaped(text, direction: options.direction, writingMode: options.writingMode), options: options, engine: engine) }
         let primary = engine.fonts.primaryMetrics(for: text)
         var fan = LineBreakerFan(breaker(options: options, text: text, fonts: engine.fonts, primary: primary, engine: engine), fonts: engine.fonts)
         let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
@@ -23,7 +23,7 @@ enum TextMeasurer {
     /// - Precondition: `widths` is not empty.
     static func measure(_ text: AttributedText, options: LayoutOptions, widths: [Double], engine: TextEngine) -> [TextMeasurement] {
         if options.keepsUnits {
-            let shaped = engine.shaped(text, direction: options.direction)
+            let shaped = engine.shaped(text, direction: options.direction, writingMode: options.writingMode)
             return widths.map { measure(shaped, options: options.at(width: $0), engine: engine) }
         }
         let primary = engine.fonts.primaryMetrics(for: text)
@@ -50,7 +50,7 @@ enum TextMeasurer {
     @inline(__always)
     private static func stream(_ text: AttributedText, options: LayoutOptions, engine: TextEngine,
                                into fan: inout LineBreakerFan<LineMeasurer>) -> Int {
-        let itemizer = Itemizer(text: text, direction: options.direction, fonts: engine.fonts, cache: engine.shapeCache)
+        let itemizer = Itemizer(text: text, direction: options.direction, writingMode: options.writingMode, fonts: engine.fonts, cache: engine.shapeCache)
         let paragraphs = Paragraphs.split(text.utf16)
         for paragraph in paragraphs {
             if fan.isStopped { break }  // the line limit was reached at every width before this paragraph

@@ -53,7 +53,7 @@ struct ExclusionFlow {
         shapes = options.exclusions
         spans = shapes.map(\.verticalExtent)
         turningYs = Set(shapes.flatMap(\.turningYs)).sorted()
-        left = options.insets.left
+        left = options.lineInsets.left
         contentWidth = options.contentWidth
         unlimited = !options.contentWidth.isFinite
         mode = options.lineHeightMode

@@ -1,7 +1,15 @@
 extension LayoutOptions {
     /// The width lines are filled to, inside the insets (infinity for no limit).
     var contentWidth: Double {
-        width.isFinite ? width - insets.horizontal : .infinity
+        width.isFinite ? width - lineInsets.horizontal : .infinity
+    }
+
+    /// The insets in line coordinates, where lines are made: `insets`, or in a vertical
+    /// layout `insets` turned with the box (a column starts below the top inset, and the
+    /// first column is left of the right inset).
+    var lineInsets: EdgeInsets {
+        writingMode == .horizontal ? insets
+            : EdgeInsets(top: insets.right, left: insets.top, bottom: insets.left, right: insets.bottom)
     }
 
     /// The lines broken at the width before the last line shown, which is broken at no width

@@ -162,9 +162,9 @@ struct LineStack {
         lineHeightMode = options.lineHeightMode
         lineHeightMultiple = options.lineHeightMultiple
         lineSpacing = options.lineSpacing
-        insets = options.insets
+        insets = options.lineInsets
         self.primary = primary
-        y = options.insets.top
+        y = options.lineInsets.top
     }
 
     /// The next line's box: its top and height, from the line's tallest metrics

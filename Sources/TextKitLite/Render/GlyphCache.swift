@@ -54,25 +54,36 @@ public final class GlyphCache: Sendable {
     }
 
     /// The mask of a glyph, rasterized on first use.
-    func image(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: Bitmap.PixelFormat) -> GlyphImage {
-        self.glyph(font: font, glyph: glyph, pixelSize: pixelSize, phase: phase, format: format).image
+    func image(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: Bitmap.PixelFormat, upright: Bool = false) -> GlyphImage {
+        self.glyph(font: font, glyph: glyph, pixelSize: pixelSize, phase: phase, format: format, upright: upright).image
     }
+
+    /// The key's phase bit of an upright glyph of a vertical layout (kept turned, at phase 0).
+    private static let uprightPhase: UInt8 = 0x80
 
     /// A glyph's mask and its padded rows, rasterized on first use, for drawing into a
     /// bitmap of `format`: a bitmap color glyph has no subpixel phases, and is kept once
     /// with the luminance a gray bitmap draws and once with the color plane an RGBA one does
     /// (its key's phase tells which), each made only when asked for.
-    func glyph(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: Bitmap.PixelFormat) -> CachedGlyph {
+    /// An upright glyph of a vertical layout is kept apart, turned into line coordinates
+    /// (`GlyphImage.uprightInLine`), at phase 0.
+    func glyph(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: Bitmap.PixelFormat, upright: Bool = false) -> CachedGlyph {
         let color = font.isColor && format == .rgba8
+        let plain = font.isColor ? (color ? 1 : 0) : UInt8(upright ? 0 : phase)
         let key = Key(font: font.id, size: Int32(saturating: (pixelSize * 64).rounded()), glyph: glyph,
-                      phase: font.isColor ? (color ? 1 : 0) : UInt8(phase), seed: seed)
+                      phase: upright ? plain | Self.uprightPhase : plain, seed: seed)
         if let cached = cache.value(for: key) { return cached }
         // Under the font's FreeType lock, look again: another thread may have just made it.
         return font.withRasterizer { face in
             if let cached = cache.value(for: key, record: false) { return cached }
             rasterizations.add(1, ordering: .relaxed)
-            let cached = CachedGlyph(face.rasterize(glyph: glyph, pixelSize: Double(key.size) / 64, phase: font.isColor ? 0 : Int(key.phase),
-                                                    synthesis: font.synthesis, color: color))
+            var image = face.rasterize(glyph: glyph, pixelSize: Double(key.size) / 64, phase: font.isColor ? 0 : Int(plain),
+                                       synthesis: font.synthesis, color: color)
+            if upright {
+                let origin = font.verticalOrigin(glyph: glyph, size: Double(key.size) / 64)
+                image = image.uprightInLine(origin: (Int(origin.x.rounded()), Int(origin.y.rounded())))
+            }
+            let cached = CachedGlyph(image)
             cache.insert(cached, for: key, cost: cached.byteCount)
             return cached
         }

@@ -91,7 +91,15 @@ public struct TextRenderer: Sendable {
     /// attachments are placed as `draw` places them. A line's pen positions and baseline are
     /// rounded as in `draw` at the origin, so the frame holds exactly the pixels drawn.
     func frame(of layout: TextLayout, options: RenderOptions) -> PixelFrame {
-        let box = box(of: layout, options: options)
+        guard layout.isVertical else { return lineFrame(of: layout, options: options) }
+        // Found on the lines, then turned clockwise with them.
+        let lines = lineFrame(of: layout, options: options), width = options.pixels(layout.size.width)
+        return PixelFrame(minX: width - lines.maxY, minY: lines.minX, maxX: width - lines.minY, maxY: lines.maxX)
+    }
+
+    /// `frame(of:options:)` in line coordinates (the layout's own for horizontal lines).
+    private func lineFrame(of layout: TextLayout, options: RenderOptions) -> PixelFrame {
+        let box = PixelFrame(minX: 0, minY: 0, maxX: options.pixels(layout.lineSize.width), maxY: options.pixels(layout.lineSize.height))
         guard options.inkOverflow == .include else { return box }
         var frame = box
         let scale = options.scale, margin = Double(Self.inkMargin)
@@ -102,12 +110,14 @@ public struct TextRenderer: Sendable {
                 let pixelSize = run.fontSize * scale
                 /// Grows the frame to a glyph's mask at `pen`, unless its ink lies well inside.
                 func include(_ glyph: UInt32, at position: GlyphPosition, pen: (x: Int, phase: Int, y: Int)) {
-                    if let ink = run.font.inkBox(glyph: glyph, size: run.fontSize) {
+                    // (An upright glyph's ink box is not in line coordinates: its mask is always looked at.)
+                    if !run.isUpright, let ink = run.font.inkBox(glyph: glyph, size: run.fontSize) {
                         let left = (Double(position.x) + ink.x) * scale, right = left + ink.width * scale
                         let top = Double(pen.y) + ink.y * scale, bottom = top + ink.height * scale
                         if left >= inside.minX, top >= inside.minY, right <= inside.maxX, bottom <= inside.maxY { return }
                     }
-                    let image = glyphCache.image(font: run.font, glyph: glyph, pixelSize: pixelSize, phase: pen.phase, format: options.format)
+                    let image = glyphCache.image(font: run.font, glyph: glyph, pixelSize: pixelSize, phase: pen.phase, format: options.format,
+                                                 upright: run.isUpright)
                     let x = pen.x + image.left, y = pen.y - image.top
                     // Only the covered pixels count: a mask may have blank edges.
                     guard x < frame.minX || y < frame.minY || x + image.width > frame.maxX || y + image.height > frame.maxY,
@@ -115,7 +125,7 @@ public struct TextRenderer: Sendable {
                     frame.include(x: x + covered.x, y: y + covered.y, width: covered.width, height: covered.height)
                 }
                 for (glyph, position) in zip(run.glyphs, run.positions) {
-                    guard let pen = Self.pen(position, x: 0, baseline: baseline, scale: scale) else { continue }
+                    guard let pen = Self.pen(position, x: 0, baseline: baseline, scale: scale, upright: run.isUpright) else { continue }
                     if let layers = Self.colorLayers(run.font, glyph, format: options.format) {
                         for layer in layers { include(layer.glyph, at: position, pen: pen) }
                     } else {
@@ -156,9 +166,33 @@ public struct TextRenderer: Sendable {
 
     /// `draw`, with every pixel position moved by whole pixels afterwards: the same pixels as
     /// drawing into a bitmap whose top-left lies at (-shiftX, -shiftY) of this one.
+    ///
+    /// A vertical layout's lines are drawn as the horizontal lines they were made as, into
+    /// the bitmap turned a quarter counter-clockwise, which is then turned back: every
+    /// rule of drawing lines holds for columns, and upright glyphs and images are drawn
+    /// turned the other way (`GlyphImage.uprightInLine`) so that they stand upright.
     @discardableResult
     func draw(
         _ layout: TextLayout, into bitmap: inout Bitmap, x originX: Double, y originY: Double, shiftX: Int, shiftY: Int,
+        options: RenderOptions, isCancelled: () -> Bool, lineDrawn: (Int) -> Void
+    ) -> Int {
+        guard layout.isVertical else {
+            return drawLines(of: layout, into: &bitmap, x: originX, y: originY, shiftX: shiftX, shiftY: shiftY, options: options,
+                             isCancelled: isCancelled, lineDrawn: lineDrawn)
+        }
+        // The layout's right edge (its box's whole pixels right of originX, moved by shiftX)
+        // is its lines' top: in the turned bitmap, that far up from the bottom.
+        var turned = bitmap.turned(clockwise: false)
+        let top = Double(bitmap.width - shiftX - options.pixels(layout.size.width)) / options.scale - originX
+        let drawn = drawLines(of: layout, into: &turned, x: originY, y: top, shiftX: shiftY, shiftY: 0, options: options,
+                              isCancelled: isCancelled, lineDrawn: lineDrawn)
+        bitmap = turned.turned(clockwise: true)
+        return drawn
+    }
+
+    /// Draws the lines in line coordinates (`draw`'s work for a horizontal layout).
+    private func drawLines(
+        of layout: TextLayout, into bitmap: inout Bitmap, x originX: Double, y originY: Double, shiftX: Int, shiftY: Int,
         options: RenderOptions, isCancelled: () -> Bool, lineDrawn: (Int) -> Void
     ) -> Int {
         let scale = options.scale
@@ -184,13 +218,15 @@ public struct TextRenderer: Sendable {
 
     /// Where a glyph's pen lands in pixels: the whole pixel x, the subpixel phase of the
     /// rest, and the y of its baseline (the line's, snapped, plus its snapped offset). nil
-    /// for a position too far out to draw.
+    /// for a position too far out to draw. An upright glyph's pen is snapped to a whole
+    /// pixel (its subpixel phases would move it across its column).
     @inline(__always)
-    private static func pen(_ position: GlyphPosition, x originX: Double, baseline: Double, scale: Double)
+    private static func pen(_ position: GlyphPosition, x originX: Double, baseline: Double, scale: Double, upright: Bool = false)
         -> (x: Int, phase: Int, y: Int)? {
         let penX = (originX + Double(position.x)) * scale
         let penY = baseline + (Double(position.y) * scale).rounded()
         guard penX.magnitude < 1e9, penY.magnitude < 1e9 else { return nil }  // false for NaN and ±∞ too
+        if upright { return (Int(penX.rounded()), 0, Int(penY)) }
         var whole = penX.rounded(.down)
         var phase = Int(((penX - whole) * Double(GlyphCache.phases)).rounded())
         if phase == GlyphCache.phases {
@@ -211,16 +247,17 @@ public struct TextRenderer: Sendable {
             let canvas = Canvas(pixels: pixels, width: width, height: height, format: format)
             runs.withUnsafeBufferPointer { runs in
                 for run in runs.indices {
-                    let font = runs[run].font, pixelSize = runs[run].fontSize * scale, ink = runs[run].style.ink
+                    let font = runs[run].font, pixelSize = runs[run].fontSize * scale, ink = runs[run].style.ink, upright = runs[run].isUpright
                     let glyphs = runs[run].glyphs, positions = runs[run].positions
                     /// Draws one glyph (or one color layer) in `ink` at `pen`.
                     @inline(__always) func draw(_ glyph: UInt32, at pen: (x: Int, phase: Int, y: Int), ink: Color) {
-                        let glyph = glyphCache.glyph(font: font, glyph: glyph, pixelSize: pixelSize, phase: pen.phase, format: format)
+                        let glyph = glyphCache.glyph(font: font, glyph: glyph, pixelSize: pixelSize, phase: pen.phase, format: format,
+                                                     upright: upright)
                         guard glyph.image.width > 0 else { return }
                         Self.blit(glyph, into: canvas, x: pen.x + glyph.image.left + shiftX, y: pen.y - glyph.image.top + shiftY, ink: ink)
                     }
                     for index in 0..<min(glyphs.count, positions.count) {
-                        guard let pen = Self.pen(positions[index], x: originX, baseline: baseline, scale: scale) else { continue }
+                        guard let pen = Self.pen(positions[index], x: originX, baseline: baseline, scale: scale, upright: upright) else { continue }
                         if let layers = Self.colorLayers(font, glyphs[index], format: format) {
                             for layer in layers { draw(layer.glyph, at: pen, ink: layer.color ?? ink) }
                         } else {
@@ -435,7 +472,8 @@ public struct TextRenderer: Sendable {
                                          x originX: Double, y originY: Double, scale: Double)
         -> (image: GrayImage, x: Int, y: Int, width: Int, height: Int)? {
         let text = placed.isTruncationToken ? layout.options.truncationToken : layout.text
-        guard case .image(let image)? = text?.attachment(at: placed.offset)?.content else { return nil }
+        guard case .image(var image)? = text?.attachment(at: placed.offset)?.content else { return nil }
+        if layout.isVertical { image = image.turnedCounterClockwise() }  // upright once the line is turned
         let rect = placed.rect.offsetBy(dx: originX, dy: originY)
         let left = (rect.x * scale).rounded(), top = (rect.y * scale).rounded()
         let right = (rect.maxX * scale).rounded(), bottom = (rect.maxY * scale).rounded()

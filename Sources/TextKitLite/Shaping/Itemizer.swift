@@ -31,9 +31,13 @@ struct TextItem {
     /// A full-width punctuation mark of its own that loses its blank half
     /// (`CJKPunctuation.squeezed`): shaped with the font's half-width forms.
     var squeezed = false
+    /// In vertical text, characters that stand upright (`UnicodeProperties.isUprightInVertical`):
+    /// shaped top to bottom. False for horizontal text and for runs turned sideways.
+    var upright = false
 }
 
-/// Splits a paragraph into items (runs of one style, script, bidi level and resolved font),
+/// Splits a paragraph into items (runs of one style, script, bidi level, resolved font and,
+/// in vertical text, orientation),
 /// has a `WordCutter` cut them into words, and gets each word shaped from a `WordSource`
 /// (the shaped-word cache, or HarfBuzz).
 struct Itemizer {
@@ -54,10 +58,12 @@ struct Itemizer {
     /// Runs that continue an item (`continues(_:_:)`) extend it without the general
     /// per-cluster steps (off: every cluster takes them, as the tests compare).
     let extendsRuns: Bool
+    /// Lines are vertical: upright characters are shaped top to bottom.
+    let vertical: Bool
 
-    /// An itemizer for a text shaped with a paragraph direction and a fallback chain.
-    init(text: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain, cache: ShapeCache,
-         extendsRuns: Bool = true) {
+    /// An itemizer for a text shaped with a paragraph direction, writing mode and fallback chain.
+    init(text: AttributedText, direction: ParagraphDirection, writingMode: LayoutOptions.WritingMode = .horizontal,
+         fonts: FontFallbackChain, cache: ShapeCache, extendsRuns: Bool = true) {
         self.text = text
         // Empty when no style asks for a font of its own (the usual case): nothing to keep.
         preferredFonts = text.runs.allSatisfy { $0.style.font == .chain } ? [] : text.runs.map { fonts.preferredFont(for: $0.style) }
@@ -69,6 +75,7 @@ struct Itemizer {
         self.cache = cache
         shaper = HarfBuzzShaper()
         self.extendsRuns = extendsRuns
+        vertical = writingMode == .vertical
     }
 
     func shape(_ paragraph: ParagraphRange) -> ShapedParagraph {
@@ -211,7 +218,8 @@ struct Itemizer {
             }
             let font = resolved ?? -1
             // A mark of one unit next to the last one (a stale `previousMark` is not adjacent).
-            if mayBeMark, i == clusterStart + 1, let kind = CJKPunctuation.kind(first) {
+            // (Vertical text keeps its marks' full-width vertical forms.)
+            if mayBeMark, !vertical, i == clusterStart + 1, let kind = CJKPunctuation.kind(first) {
                 if let previous = previousMark, previous.start + 1 == clusterStart, previous.font == font, previous.style == runIndex {
                     switch CJKPunctuation.squeezed(previous.kind, kind) {
                     case .first: squeezedMarks.append(previous.start)
@@ -231,22 +239,25 @@ struct Itemizer {
             lastScript = script
             let style = Int32(runIndex)
             let level = levels.isEmpty ? resolvedLevel : levels[clusterStart]
+            let upright = vertical && UnicodeProperties.isUprightInVertical(first)
             let lastIndex = items.count - 1  // items are compared and extended in place
             if hasAttachments, original[clusterStart] == TextAttachment.unit, let attachment = text.attachmentIndex(at: base + clusterStart) {
                 // An attachment is an item of its own, whatever its neighbours.
                 items.append(TextItem(start: clusterStart, end: clusterEnd, style: style, script: script, level: level, font: font,
                                       attachment: Int32(attachment)))
             } else if lastIndex >= 0, !hasAttachments || items[lastIndex].attachment < 0, items[lastIndex].style == style, items[lastIndex].font == font,
-               items[lastIndex].level == level, items[lastIndex].script == script || script.isNeutral {
+               items[lastIndex].level == level, items[lastIndex].upright == upright, items[lastIndex].script == script || script.isNeutral {
                 items[lastIndex].end = clusterEnd
             } else {
                 if lastIndex >= 0, !hasAttachments || items[lastIndex].attachment < 0, items[lastIndex].script.isNeutral, !script.isNeutral,
-                   items[lastIndex].style == style, items[lastIndex].font == font, items[lastIndex].level == level {
+                   items[lastIndex].style == style, items[lastIndex].font == font, items[lastIndex].level == level,
+                   items[lastIndex].upright == upright {
                     // A neutral item followed by the same everything: give it this script and merge.
                     items[items.count - 1].script = script
                     items[items.count - 1].end = clusterEnd
                 } else {
-                    items.append(TextItem(start: clusterStart, end: clusterEnd, style: style, script: script, level: level, font: font))
+                    items.append(TextItem(start: clusterStart, end: clusterEnd, style: style, script: script, level: level, font: font,
+                                          upright: upright))
                     if script.isNeutral { pendingNeutralItems += 1 }
                 }
             }

@@ -168,6 +168,9 @@ struct ShapedPiece: Sendable {
 
     var isRightToLeft: Bool { level & 1 == 1 }
 
+    /// Shaped top to bottom: upright in a vertical line (`ShapedWord.upright`).
+    var isUpright: Bool { word?.upright ?? false }
+
     /// True when the piece holds nothing but hanging spaces.
     var isAllSpace: Bool { hangStart <= start }
 

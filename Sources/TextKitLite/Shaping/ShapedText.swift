@@ -5,6 +5,8 @@ public struct ShapedText: Sendable {
     public var text: AttributedText { storage.text }
     /// The paragraph direction it was shaped with.
     public var direction: ParagraphDirection { storage.direction }
+    /// The writing mode it was shaped for: only layouts of that mode break it.
+    public var writingMode: LayoutOptions.WritingMode { storage.writingMode }
     var fonts: FontFallbackChain { storage.fonts }
     var styles: [TextStyle] { storage.styles }
     var preferredFonts: [Font?] { storage.preferredFonts }
@@ -20,16 +22,18 @@ public struct ShapedText: Sendable {
     private final class Storage: Sendable {
         let text: AttributedText
         let direction: ParagraphDirection
+        let writingMode: LayoutOptions.WritingMode
         let fonts: FontFallbackChain
         let styles: [TextStyle]
         let preferredFonts: [Font?]
         let paragraphs: [ShapedParagraph]
         let primaryMetrics: FontMetrics
 
-        init(text: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain, preferredFonts: [Font?],
-             paragraphs: [ShapedParagraph]) {
+        init(text: AttributedText, direction: ParagraphDirection, writingMode: LayoutOptions.WritingMode, fonts: FontFallbackChain,
+             preferredFonts: [Font?], paragraphs: [ShapedParagraph]) {
             self.text = text
             self.direction = direction
+            self.writingMode = writingMode
             self.fonts = fonts
             styles = text.runs.map(\.style)
             self.preferredFonts = preferredFonts
@@ -38,9 +42,10 @@ public struct ShapedText: Sendable {
         }
     }
 
-    init(text: AttributedText, direction: ParagraphDirection, fonts: FontFallbackChain, cache: ShapeCache) {
-        let itemizer = Itemizer(text: text, direction: direction, fonts: fonts, cache: cache)
-        storage = Storage(text: text, direction: direction, fonts: fonts, preferredFonts: itemizer.preferredFonts,
+    init(text: AttributedText, direction: ParagraphDirection, writingMode: LayoutOptions.WritingMode = .horizontal,
+         fonts: FontFallbackChain, cache: ShapeCache) {
+        let itemizer = Itemizer(text: text, direction: direction, writingMode: writingMode, fonts: fonts, cache: cache)
+        storage = Storage(text: text, direction: direction, writingMode: writingMode, fonts: fonts, preferredFonts: itemizer.preferredFonts,
                           paragraphs: Paragraphs.split(text.utf16).map { itemizer.shape($0) })
     }
 

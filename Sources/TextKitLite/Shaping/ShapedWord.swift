@@ -23,6 +23,9 @@ final class ShapedWord: Sendable {
     /// Offset where the word's trailing hanging spaces begin (`length` when there are none).
     let trailingSpaceStart: Int32
     let rightToLeft: Bool
+    /// Shaped top to bottom, upright in vertical text: advances are vertical, and each glyph's
+    /// offsets place its vertical origin (see `HarfBuzzShaper.shape`).
+    let upright: Bool
     let glyphs: [UInt32]
     let advances: [Int32]
     let xOffsets: [Int32]
@@ -42,7 +45,7 @@ final class ShapedWord: Sendable {
     /// - Parameters:
     ///   - shaped: HarfBuzz's output for `units` (empty when it could not shape them).
     ///   - units: the text the word was shaped from, for its hanging white space.
-    init(font: Font, shaped: ShapedGlyphs, units: UnsafeBufferPointer<UInt16>, rightToLeft: Bool) {
+    init(font: Font, shaped: ShapedGlyphs, units: UnsafeBufferPointer<UInt16>, rightToLeft: Bool, upright: Bool = false) {
         self.font = font
         glyphs = shaped.glyphs
         advances = shaped.advances
@@ -51,6 +54,7 @@ final class ShapedWord: Sendable {
         clusters = shaped.clusters
         length = Int32(units.count)
         self.rightToLeft = rightToLeft
+        self.upright = upright
         var runs: [Range<Int32>] = []
         var i = 0
         while i < units.count {

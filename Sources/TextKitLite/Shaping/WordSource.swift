@@ -19,8 +19,9 @@ struct WordSource {
     /// The words that follow are of `item`, in `font` with `language`.
     mutating func begin(_ item: TextItem, font: Font, language: String?) {
         // Words of one unit, left to right, in a chain font, without a language: from the
-        // lone-glyph table when they shape to one plain glyph.
-        lone = item.font >= 0 && item.font <= Int(Int16.max) && item.level & 1 == 0 && language == nil
+        // lone-glyph table when they shape to one plain glyph (horizontally: the table
+        // holds horizontal advances).
+        lone = item.font >= 0 && item.font <= Int(Int16.max) && item.level & 1 == 0 && !item.upright && language == nil
             ? cache.loneGlyphs(font: font.id, script: item.script.rawValue) : nil
     }
 
@@ -65,8 +66,8 @@ struct WordSource {
     @inline(__always)
     private func shapeWord(_ slice: UnsafeBufferPointer<UInt16>, item: TextItem, font: Font, language: String?) -> ShapedWord {
         let rightToLeft = item.level & 1 == 1
-        let key = ShapeCache.Key(font: font.id, script: item.script.rawValue, rightToLeft: rightToLeft, language: language,
-                                 text: slice, seed: cache.seed)
+        let key = ShapeCache.Key(font: font.id, script: item.script.rawValue, rightToLeft: rightToLeft, upright: item.upright,
+                                 language: language, text: slice, seed: cache.seed)
         if let word = cache.word(for: key) { return word }
         return shapeAndCache(slice, key: key, item: item, font: font, language: language)
     }
@@ -76,8 +77,10 @@ struct WordSource {
                                language: String?) -> ShapedWord {
         let rightToLeft = item.level & 1 == 1
         cache.recordShaping()
-        let shaped = shaper.shape(font, text: slice, rightToLeft: rightToLeft, script: item.script, language: language)
-        let word = ShapedWord(font: font, shaped: shaped ?? ShapedGlyphs(), units: slice, rightToLeft: rightToLeft)
+        let shaped = shaper.shape(font, text: slice, rightToLeft: rightToLeft, upright: item.upright, script: item.script,
+                                  language: language)
+        let word = ShapedWord(font: font, shaped: shaped ?? ShapedGlyphs(), units: slice, rightToLeft: rightToLeft,
+                              upright: item.upright)
         cache.insert(word, for: key)
         return word
     }

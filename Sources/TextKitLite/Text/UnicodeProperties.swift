@@ -286,6 +286,11 @@ enum UnicodeProperties {
         }
     }
 
+    /// The character stands upright in vertical text (UAX #50's Vertical_Orientation U, Tu
+    /// or Tr: shaped top to bottom with its vertical forms); else a vertical line turns it
+    /// sideways with its run.
+    static func isUprightInVertical(_ scalar: UInt32) -> Bool { tkl_is_upright_in_vertical(scalar) != 0 }
+
     /// The ICU version in use.
     static var icuVersion: String { String(cString: tkl_icu_version()) }
 }
