@@ -61,7 +61,7 @@ import Testing
     @Test(.enabled(if: hasInter, Comment(rawValue: interMissing)))
     func interHasAWeightAxis() throws {
         let inter = try Font.load(path: Self.interPath)
-        #expect(inter.axes == [FontAxis(tag: "wght", minimum: 100, defaultValue: 400, maximum: 900)])
+        #expect(inter.axes == [Font.Axis(tag: "wght", minimum: 100, defaultValue: 400, maximum: 900)])
         #expect(inter.variations.isEmpty && inter.hasAxis("wght") && !inter.hasAxis("wdth"))
     }
 

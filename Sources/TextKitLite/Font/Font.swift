@@ -32,7 +32,7 @@ public final class Font: Sendable, Hashable, CustomStringConvertible {
     /// What this font draws beyond its face: synthetic bold or oblique.
     let synthesis: FontSynthesis
     /// The face's variation axes (its `fvar` table); empty for a font that is not variable.
-    public let axes: [FontAxis]
+    public let axes: [Font.Axis]
     /// The axis values this font draws at, in axis order, each inside its axis's range and
     /// none at its axis's default; empty for the face's default instance.
     public let variations: [FontVariation]

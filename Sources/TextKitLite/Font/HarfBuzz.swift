@@ -80,7 +80,7 @@ final class HarfBuzzFont: @unchecked Sendable {
 
     /// The face's variation axes from its `fvar` table, in the table's order; empty for a font
     /// that is not variable.
-    func axes() -> [FontAxis] {
+    func axes() -> [Font.Axis] {
         let count = hb_ot_var_get_axis_count(face)
         guard count > 0 else { return [] }
         var length = count
@@ -88,7 +88,7 @@ final class HarfBuzzFont: @unchecked Sendable {
         hb_ot_var_get_axis_infos(face, 0, &length, &infos)
         return infos.prefix(Int(length)).map { info in
             let tag = String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: info.tag >> (24 - 8 * $0)) }, as: UTF8.self)
-            return FontAxis(tag: tag, minimum: Double(info.min_value), defaultValue: Double(info.default_value),
+            return Font.Axis(tag: tag, minimum: Double(info.min_value), defaultValue: Double(info.default_value),
                             maximum: Double(info.max_value))
         }
     }

@@ -32,7 +32,7 @@ struct LineAssembler {
     }
 
     func assemble(_ line: BrokenLine, paragraphLevel: UInt8, x: Double, justification extra: Double,
-                  placement: Placement) -> (runs: [GlyphRun], attachments: [LayoutAttachment]) {
+                  placement: Placement) -> (runs: [GlyphRun], attachments: [LayoutLine.Attachment]) {
         let linePieces = Array(line.pieces)
         let hangStart = Self.hangingStart(linePieces)
         var pieces = resetTrailingSpaces(linePieces, from: hangStart, paragraphLevel: paragraphLevel)
@@ -60,7 +60,7 @@ struct LineAssembler {
         var gapsLeft = gaps
 
         var runs: [GlyphRun] = []
-        var placed: [LayoutAttachment] = []
+        var placed: [LayoutLine.Attachment] = []
         var cursor = x
         var i = 0
         while i < pieces.count {
@@ -68,7 +68,7 @@ struct LineAssembler {
                 let isToken = Int(pieces[i].style) >= textStyleCount
                 let attachment = (isToken ? tokenAttachments : attachments)[index]
                 let size = attachment.attachment.size
-                placed.append(LayoutAttachment(
+                placed.append(LayoutLine.Attachment(
                     offset: attachment.offset, isTruncationToken: isToken,
                     rect: Rect(x: cursor, y: placement.top(height: size.height, ascent: metrics.ascent), width: size.width, height: size.height)))
                 cursor += pieces[i].width
@@ -89,7 +89,7 @@ struct LineAssembler {
             }
             let runStart = cursor
             let glyphCount = pieces[i..<j].reduce(0) { $0 + $1.glyphCount }
-            var glyphs: [UInt32] = [], positions: [GlyphPosition] = [], clusters: [Int32] = []
+            var glyphs: [UInt32] = [], positions: [GlyphRun.Position] = [], clusters: [Int32] = []
             glyphs.reserveCapacity(glyphCount)
             positions.reserveCapacity(glyphCount)
             clusters.reserveCapacity(glyphCount)
@@ -105,7 +105,7 @@ struct LineAssembler {
                 units.withUnsafeBufferPointer { units in
                     piece.forEachGlyph { glyph, x, y, advance, wordCluster, endsCluster in
                         glyphs.append(glyph)
-                        positions.append(GlyphPosition(x: Float(cursor + x), y: Float(y + shift)))
+                        positions.append(GlyphRun.Position(x: Float(cursor + x), y: Float(y + shift)))
                         let cluster = wordStart + wordCluster
                         clusters.append(cluster)
                         cursor += advance

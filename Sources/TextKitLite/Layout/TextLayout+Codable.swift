@@ -169,7 +169,7 @@ extension GlyphRun: Codable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let glyphs = try container.decode([UInt32].self, forKey: .glyphs)
-        let positions = try container.decode([GlyphPosition].self, forKey: .positions)
+        let positions = try container.decode([GlyphRun.Position].self, forKey: .positions)
         let clusters = try container.decode([Int32].self, forKey: .clusters)
         guard positions.count == glyphs.count, clusters.count == glyphs.count else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "glyph arrays differ in length"))
@@ -214,7 +214,7 @@ extension LayoutLine {
                   descent: try container.decode(Double.self, forKey: .descent),
                   hangingWidth: try container.decode(Double.self, forKey: .hangingWidth),
                   runs: try container.decode([GlyphRun].self, forKey: .runs),
-                  attachments: try container.decodeIfPresent([LayoutAttachment].self, forKey: .attachments) ?? [],
+                  attachments: try container.decodeIfPresent([LayoutLine.Attachment].self, forKey: .attachments) ?? [],
                   isParagraphEnd: try container.decode(Bool.self, forKey: .isParagraphEnd),
                   isTruncated: try container.decode(Bool.self, forKey: .isTruncated))
     }

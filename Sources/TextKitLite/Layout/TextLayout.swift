@@ -1,10 +1,12 @@
-/// Where one glyph is drawn: the pen x in line coordinates and the vertical offset from
-/// the line's baseline (points, downward positive). An upright glyph of a vertical layout
-/// (`GlyphRun.isUpright`) is placed by its vertical origin, the top centre of its vertical
-/// advance box; any other by its horizontal origin, on its baseline.
-public struct GlyphPosition: Sendable, Hashable, Codable {
-    public var x: Float
-    public var y: Float
+extension GlyphRun {
+    /// Where one glyph is drawn: the pen x in line coordinates and the vertical offset from
+    /// the line's baseline (points, downward positive). An upright glyph of a vertical layout
+    /// (`GlyphRun.isUpright`) is placed by its vertical origin, the top centre of its vertical
+    /// advance box; any other by its horizontal origin, on its baseline.
+    public struct Position: Sendable, Hashable, Codable {
+        public var x: Float
+        public var y: Float
+    }
 }
 
 /// Consecutive glyphs of one line with one font, size, style and direction, in visual
@@ -26,7 +28,7 @@ public struct GlyphRun: Sendable {
     /// Glyph ids, visual order.
     public let glyphs: [UInt32]
     /// Per glyph: where it is drawn.
-    public let positions: [GlyphPosition]
+    public let positions: [GlyphRun.Position]
     /// Per glyph: the UTF-16 offset of its cluster in the text (or token).
     public let clusters: [Int32]
     /// The run's advance box: left edge and width, in points.
@@ -34,15 +36,17 @@ public struct GlyphRun: Sendable {
     public let width: Double
 }
 
-/// An inline attachment placed on a line.
-public struct LayoutAttachment: Sendable, Hashable, Codable {
-    /// UTF-16 offset of its U+FFFC in the text, or in the truncation token.
-    public let offset: Int
-    /// The attachment is the truncation token's.
-    public let isTruncationToken: Bool
-    /// Its box in layout coordinates (points): on the line as its alignment says, or
-    /// centred in the line box when the line height is uniform or fixed.
-    public let rect: Rect
+extension LayoutLine {
+    /// An inline attachment placed on a line.
+    public struct Attachment: Sendable, Hashable, Codable {
+        /// UTF-16 offset of its U+FFFC in the text, or in the truncation token.
+        public let offset: Int
+        /// The attachment is the truncation token's.
+        public let isTruncationToken: Bool
+        /// Its box in line coordinates (points): on the line as its alignment says, or
+        /// centred in the line box when the line height is uniform or fixed.
+        public let rect: Rect
+    }
 }
 
 /// One line of a layout.
@@ -63,7 +67,7 @@ public struct LayoutLine: Sendable, Codable {
     /// Glyph runs in visual order.
     public let runs: [GlyphRun]
     /// Inline attachments, left to right.
-    public let attachments: [LayoutAttachment]
+    public let attachments: [LayoutLine.Attachment]
     /// The line ends a paragraph (a hard break or the end of the text).
     public let isParagraphEnd: Bool
     /// The line ends with (or, for start/middle truncation, holds) the truncation token.

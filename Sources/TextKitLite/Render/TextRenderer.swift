@@ -109,7 +109,7 @@ public struct TextRenderer: Sendable {
             for run in line.runs {
                 let pixelSize = run.fontSize * scale
                 /// Grows the frame to a glyph's mask at `pen`, unless its ink lies well inside.
-                func include(_ glyph: UInt32, at position: GlyphPosition, pen: (x: Int, phase: Int, y: Int)) {
+                func include(_ glyph: UInt32, at position: GlyphRun.Position, pen: (x: Int, phase: Int, y: Int)) {
                     // (An upright glyph's ink box is not in line coordinates: its mask is always looked at.)
                     if !run.isUpright, let ink = run.font.inkBox(glyph: glyph, size: run.fontSize) {
                         let left = (Double(position.x) + ink.x) * scale, right = left + ink.width * scale
@@ -221,7 +221,7 @@ public struct TextRenderer: Sendable {
     /// for a position too far out to draw. An upright glyph's pen is snapped to a whole
     /// pixel (its subpixel phases would move it across its column).
     @inline(__always)
-    private static func pen(_ position: GlyphPosition, x originX: Double, baseline: Double, scale: Double, upright: Bool = false)
+    private static func pen(_ position: GlyphRun.Position, x originX: Double, baseline: Double, scale: Double, upright: Bool = false)
         -> (x: Int, phase: Int, y: Int)? {
         let penX = (originX + Double(position.x)) * scale
         let penY = baseline + (Double(position.y) * scale).rounded()
@@ -468,7 +468,7 @@ public struct TextRenderer: Sendable {
 
     /// An image attachment's box in pixels (snapped), as it is drawn; nil for a box
     /// attachment (the caller's to draw) or one too far out.
-    private static func attachmentPixels(_ placed: LayoutAttachment, of layout: TextLayout,
+    private static func attachmentPixels(_ placed: LayoutLine.Attachment, of layout: TextLayout,
                                          x originX: Double, y originY: Double, scale: Double)
         -> (image: GrayImage, x: Int, y: Int, width: Int, height: Int)? {
         let text = placed.isTruncationToken ? layout.options.truncationToken : layout.text
@@ -483,7 +483,7 @@ public struct TextRenderer: Sendable {
 
     /// Draws an image attachment in its box (snapped to pixels); a box attachment is the
     /// caller's to draw.
-    private func drawAttachment(_ placed: LayoutAttachment, of layout: TextLayout, into bitmap: inout Bitmap,
+    private func drawAttachment(_ placed: LayoutLine.Attachment, of layout: TextLayout, into bitmap: inout Bitmap,
                                 x originX: Double, y originY: Double, shiftX: Int, shiftY: Int, scale: Double) {
         guard let box = Self.attachmentPixels(placed, of: layout, x: originX, y: originY, scale: scale) else { return }
         bitmap.draw(box.image, x: box.x + shiftX, y: box.y + shiftY, width: box.width, height: box.height)

@@ -55,21 +55,23 @@ public struct FontVariation: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 }
 
-/// One axis of a variable font, from its `fvar` table: the tag and the range of design values,
-/// with the value the font draws at when no setting is given.
-public struct FontAxis: Sendable, Hashable, CustomStringConvertible {
-    /// The four-character axis tag ("wght").
-    public let tag: String
-    /// The smallest value the axis takes.
-    public let minimum: Double
-    /// The value of the font's default instance.
-    public let defaultValue: Double
-    /// The largest value the axis takes.
-    public let maximum: Double
+extension Font {
+    /// One axis of a variable font, from its `fvar` table: the tag and the range of design values,
+    /// with the value the font draws at when no setting is given.
+    public struct Axis: Sendable, Hashable, CustomStringConvertible {
+        /// The four-character axis tag ("wght").
+        public let tag: String
+        /// The smallest value the axis takes.
+        public let minimum: Double
+        /// The value of the font's default instance.
+        public let defaultValue: Double
+        /// The largest value the axis takes.
+        public let maximum: Double
 
-    /// The axis as "wght 100–900".
-    public var description: String {
-        func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
-        return "\(tag) \(number(minimum))–\(number(maximum))"
+        /// The axis as "wght 100–900".
+        public var description: String {
+            func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+            return "\(tag) \(number(minimum))–\(number(maximum))"
+        }
     }
 }
