@@ -29,27 +29,35 @@ extension ExclusionShape {
     /// The forms an exclusion option accepts.
     public static let optionReason = "use rect:X,Y,W,H, circle:X,Y,R or polygon:X1,Y1,X2,Y2,X3,Y3,... (points, layout coordinates)"
 
-    /// The shapes of an option's values (`--exclude`, repeated), each in one of its forms and
-    /// within the library's ranges (`problem`).
-    ///
-    /// - Throws: `OptionValueError` naming the option and the first bad value, and what is accepted.
-    public static func shapes(options values: [String], name: String) throws(OptionValueError) -> [ExclusionShape] {
-        guard values.count <= maximumCount else {
-            throw OptionValueError(description: "too many \(name) options (\(values.count)): at most \(maximumCount)")
-        }
+    /// The shapes of an option's values (`--exclude` repeated, the HTTP service's `"exclude"`
+    /// array), each in one of its forms and within the library's ranges (`problem`), at most
+    /// `maximumCount`: the shapes, or the first value refused and why. Each front end names
+    /// the option its own way (`OptionListError.message`).
+    public static func shapes(options values: [String]) -> Result<[ExclusionShape], OptionListError> {
+        guard values.count <= maximumCount else { return .failure(.tooMany(values.count, limit: maximumCount)) }
         var shapes: [ExclusionShape] = []
         for value in values {
-            guard let shape = ExclusionShape(option: value) else {
-                throw OptionValueError(description: "invalid \(name) \(value): \(optionReason)")
-            }
-            if let reason = shape.problem { throw OptionValueError(description: "invalid \(name) \(value): \(reason)") }
+            guard let shape = ExclusionShape(option: value) else { return .failure(.invalid(value, reason: optionReason)) }
+            if let reason = shape.problem { return .failure(.invalid(value, reason: reason)) }
             shapes.append(shape)
         }
-        return shapes
+        return .success(shapes)
     }
 }
 
-/// An option's value a front end refuses, with the message that names it.
-public struct OptionValueError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
+/// Why the values of a repeated option (or the strings of a JSON array) are refused.
+public enum OptionListError: Error, Sendable, Equatable {
+    /// More values than the option takes.
+    case tooMany(Int, limit: Int)
+    /// A value refused, and why.
+    case invalid(String, reason: String)
+
+    /// The message, naming the option as the front end writes it (`--exclude`, `"exclude"`)
+    /// and each value as it shows values (quoted in JSON).
+    public func message(option name: String, value show: (String) -> String = { $0 }) -> String {
+        switch self {
+        case .tooMany(let count, let limit): "too many \(name) values (\(count)): at most \(limit)"
+        case .invalid(let value, let reason): "invalid \(name) \(show(value)): \(reason)"
+        }
+    }
 }

@@ -64,7 +64,7 @@ struct MeasureCommand: ParsableCommand {
 
     /// The shapes of `--exclude`.
     func exclusions() throws -> [ExclusionShape] {
-        do { return try ExclusionShape.shapes(options: exclude, name: "--exclude") } catch { throw ValidationError(error.description) }
+        do { return try ExclusionShape.shapes(options: exclude).get() } catch { throw ValidationError(error.message(option: "--exclude")) }
     }
 
     /// The style of a text alone: the body size, and the style options.

@@ -212,7 +212,7 @@ struct RenderCommand: ParsableCommand {
 
     /// The shapes of `--exclude`.
     func exclusions() throws -> [ExclusionShape] {
-        do { return try ExclusionShape.shapes(options: exclude, name: "--exclude") } catch { throw ValidationError(error.description) }
+        do { return try ExclusionShape.shapes(options: exclude).get() } catch { throw ValidationError(error.message(option: "--exclude")) }
     }
 
     /// The point of `--hit`, if given.

@@ -20,7 +20,7 @@ struct RenderRequest: Decodable, Sendable {
         "features", "maxLines", "truncationToken", "truncation", "align", "direction", "lineHeight",
         "lineHeightMultiple", "inset", "highlight", "emoticons", "scale", "debug", "maxPixels", "lang", "exactBox",
         "color", "background", "linkColor", "gray",
-        "variations", "balance", "hyphenate",
+        "variations", "balance", "hyphenate", "exclude",
     ]
 
     private struct Key: CodingKey {
@@ -101,6 +101,17 @@ struct RenderRequest: Decodable, Sendable {
         settings.truncationToken = try value("truncationToken")
         settings.lineHeightMultiple = try value("lineHeightMultiple") ?? settings.lineHeightMultiple
         settings.inset = try value("inset") ?? settings.inset
+        // "exclude": `render --exclude`'s values, one string a shape, read by its rule.
+        let shapes: [String]?
+        do { shapes = try value("exclude") } catch {
+            throw ServiceError.badRequest("\"exclude\" must be an array of strings such as \"circle:40,40,36\" (\(ExclusionShape.optionReason))")
+        }
+        if let shapes {
+            switch ExclusionShape.shapes(options: shapes) {
+            case .success(let parsed): settings.exclusions = parsed
+            case .failure(let error): throw ServiceError.badRequest(error.message(option: "\"exclude\"", value: { "\"\($0)\"" }))
+            }
+        }
         settings.scale = try value("scale") ?? settings.scale
         settings.maxPixels = try value("maxPixels") ?? settings.maxPixels
         givesMaxPixels = fields.contains(Key("maxPixels"))
@@ -131,6 +142,10 @@ struct RenderRequest: Decodable, Sendable {
             case "lineHeightMultiple": ("lineHeightMultiple", settings.lineHeightMultiple)
             case "scale": ("scale", settings.scale)
             case "maxPixels": ("maxPixels", settings.maxPixels)
+            // What the library refuses beside exclusion shapes.
+            case "exclusions": ("exclude", "(\(settings.exclusions.count) shapes)")
+            case "lineBalance": ("balance", "true with \"exclude\"")
+            case "truncation": ("truncation", "\"\(settings.truncation)\" with \"exclude\"")
             default: (refusal.property, "as given")  // maxLines and lineSpacing were checked above
             }
             throw invalid(field.name, field.value, refusal.reason)

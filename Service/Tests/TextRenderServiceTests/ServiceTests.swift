@@ -252,19 +252,29 @@ import TextRenderService
         #expect(Array(FileManager.default.contents(atPath: path) ?? Data()) == response.body)
     }
 
-    /// Balanced lines and middle truncation over lines, as `render --balance` and
-    /// `--truncation middle` draw them.
-    @Test func renderTakesBalanceAndTruncation() async throws {
+    /// Balanced lines, middle truncation over lines and exclusion shapes, as
+    /// `render --balance`, `--truncation middle` and `--exclude` draw them.
+    @Test func renderTakesBalanceTruncationAndExclusions() async throws {
         let title = "City council approves new bike lanes after a long debate"
-        for (fields, options) in [(#""balance":true"#, ["--balance"]), (#""maxLines":2,"truncation":"middle""#, ["--max-lines", "2", "--truncation", "middle"])] {
-            let json = #"{"text":"\#(title)","width":300,"fontSize":28,"align":"center",\#(fields)}"#
+        let shapes = ["circle:40,40,36", "rect:250,0,50,30", "polygon:300,60,220,100,300,140"]
+        let cases = [
+            ("", []), (#","balance":true"#, ["--balance"]), (#","maxLines":2,"truncation":"middle""#, ["--max-lines", "2", "--truncation", "middle"]),
+            (#","exclude":["\#(shapes.joined(separator: #"",""#))"]"#, shapes.flatMap { ["--exclude", $0] }),
+            (#","exclude":["\#(shapes[0])"],"maxLines":2"#, ["--exclude", shapes[0], "--max-lines", "2"]),
+        ]
+        var answers: [[UInt8]] = []
+        for (fields, options) in cases {
+            let json = #"{"text":"\#(title)","width":300,"fontSize":28,"align":"center"\#(fields)}"#
             let response = try await withServer { port in try await HTTP.send(port: port, "POST", "/render", body: Array(json.utf8)) }
-            #expect(response.status == 200)
-            let path = NSTemporaryDirectory() + "service-render-balance.png"
+            #expect(response.status == 200, "\(json): \(response.text)")
+            let path = NSTemporaryDirectory() + "service-render-options.png"
             let cli = try runTool(textrenderPath, ["render", title, "--width", "300", "--font-size", "28", "--align", "center", "--output", path] + options)
             try #require(cli.status == 0, "\(cli.stderr)")
             #expect(Array(FileManager.default.contents(atPath: path) ?? Data()) == response.body, "\(options)")
+            answers.append(response.body)
         }
+        // Each option changed the image: the comparisons above were not of plain renders.
+        #expect(Set(answers).count == cases.count)
     }
 
     @Test(arguments: [
@@ -287,6 +297,19 @@ import TextRenderService
         (#"{"text":"x","color":"reddish"}"#, 400, #"invalid \"color\" \"reddish\": "# + Color.syntaxReason),
         (#"{"text":"x","variations":"wght"}"#, 400, #"invalid \"variations\" \"wght\": use comma-separated TAG=VALUE settings"#),
         (#"{"text":"x","variations":"wght=700"}"#, 400, #"invalid \"variations\" \"wght=700\": no font of the chain has a \"wght\" axis"#),
+        (#"{"text":"x","exclude":"circle:40,40,36"}"#, 400, #"\"exclude\" must be an array of strings such as \"circle:40,40,36\""#),
+        (#"{"text":"x","exclude":[40]}"#, 400, #"\"exclude\" must be an array of strings"#),
+        (#"{"text":"x","exclude":["oval:1,2,3"]}"#, 400, #"invalid \"exclude\" \"oval:1,2,3\": use rect:X,Y,W,H, circle:X,Y,R or polygon:"#),
+        (#"{"text":"x","exclude":["rect:0,0,10,10","circle:1,2,0"]}"#, 400, #"invalid \"exclude\" \"circle:1,2,0\": a circle's radius must be more than 0"#),
+        (#"{"text":"x","exclude":["polygon:0,0,1,1"]}"#, 400, #"invalid \"exclude\" \"polygon:0,0,1,1\": use rect:X,Y,W,H"#),
+        (#"{"text":"x","exclude":["\#(Array(repeating: "circle:1,2,3", count: 257).joined(separator: #"",""#))"]}"#, 400,
+         #"too many \"exclude\" values (257): at most 256"#),
+        (#"{"text":"x","exclude":["polygon:\#(Array(repeating: "0,0", count: 600).joined(separator: ","))","polygon:\#(Array(repeating: "0,0", count: 600).joined(separator: ","))"]}"#,
+         400, #"invalid \"exclude\" (2 shapes): at most 1024 polygon vertices in all"#),
+        (#"{"text":"x","exclude":["circle:1,2,3"],"balance":true}"#, 400,
+         #"invalid \"balance\" true with \"exclude\": lines around exclusion shapes each have their own width"#),
+        (#"{"text":"x","exclude":["circle:1,2,3"],"maxLines":2,"truncation":"start"}"#, 400,
+         #"invalid \"truncation\" \"start\" with \"exclude\": start truncation over several lines cannot be combined with exclusion shapes"#),
         (#"{"text":"hello world","maxPixels":100}"#, 422, "bitmap of 375×20 pixels exceeds the limit of 100 pixels"),
     ])
     func badRenderRequests(body: String, status: Int, message: String) async throws {

@@ -200,7 +200,7 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         }
         let vertices = exclusions.reduce(0) { $0 + $1.vertexCount }
         guard vertices <= ExclusionShape.maximumVertices else {
-            throw .invalidOption(name: "exclusions", value: "\(vertices) polygon vertices", reason: "at most \(ExclusionShape.maximumVertices) in all")
+            throw .invalidOption(name: "exclusions", value: "\(vertices) polygon vertices", reason: "at most \(ExclusionShape.maximumVertices) polygon vertices in all")
         }
         // Lines around exclusion shapes each have their own width and place: balancing breaks
         // every line at one width, and start truncation over several lines drops the first
