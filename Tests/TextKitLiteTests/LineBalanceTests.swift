@@ -107,6 +107,21 @@ import Testing
 
     /// Balancing and the narrowest width break the shaped text again: nothing is shaped,
     /// nothing is even looked up in the shaped-word cache.
+    /// A word too long for a line, cut over lines at the width (emergency breaks), keeps its
+    /// line count when balanced. The search records each cut's width as it was compared:
+    /// the line's own sum can round a few ulps past the width, and such a line once counted
+    /// as none that fit, so the search ended at the last line's width (11 lines became 35).
+    @Test func aWordCutOverLinesKeepsItsLineCount() throws {
+        let text = AttributedText(String(repeating: "K", count: 103) + "\u{0}", style: TextStyle(size: 29.985))
+        let greedy = try Fixtures.engine.layout(text, options: Self.options(width: 201, balanced: false))
+        let options = Self.options(width: 201, balanced: true)
+        let balanced = try Fixtures.engine.layout(text, options: options)
+        #expect(greedy.lineCount == 11)
+        #expect(balanced.lineCount == greedy.lineCount)
+        #expect(balanced.measuredWidth <= greedy.measuredWidth)
+        #expect(try Fixtures.engine.measure(text, options: options) == TextMeasurement(balanced))
+    }
+
     @Test func noTextIsShapedAgain() throws {
         let engine = TextEngine(fonts: Fixtures.engine.fonts)
         let shaped = try engine.shape(AttributedText(Self.headlines[0] + " " + Self.headlines[3], style: TextStyle(size: 20)))

@@ -333,8 +333,13 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// `unitMetrics` and `pieces` hold the rest, whose width is the unit's less the line's.
     private mutating func emergencyBreak(_ unit: inout BreakUnit, metrics unitMetrics: inout FontMetrics,
                                          of pieces: inout [ShapedPiece]) -> Bool {
-        let (cut, overflow) = LineCuts.fittingPrefix(pieces[unit.pieces], graphemes: graphemes, width: limit)
-        if Receiver.recordsWidths { narrowestOverflow = min(narrowestOverflow, overflow) }
+        let (cut, fit, overflow) = LineCuts.fittingPrefix(pieces[unit.pieces], graphemes: graphemes, width: limit)
+        if Receiver.recordsWidths {
+            narrowestOverflow = min(narrowestOverflow, overflow)
+            // The prefix's width as compared: the line's own sum (`endLine`) may round a few
+            // ulps past the limit, and a line that fit would then count as none.
+            if let fit { widestFit = max(widestFit, fit) }
+        }
         // The line's pieces: those before the cut, and the first part of one it cuts.
         var k = Int(unit.first)
         while k < Int(unit.end), pieces[k].end <= cut { k += 1 }
@@ -445,17 +450,19 @@ enum LineCuts {
     }
 
     /// The last cut point whose prefix fits `width`, or the first one when none fits; white
-    /// space after it hangs at the end of the line rather than start the next. And the width
-    /// of the first prefix that does not fit (infinity when all do).
+    /// space after it hangs at the end of the line rather than start the next. And the
+    /// widths compared with `width`: that prefix's when it fits (nil when none does), and
+    /// the first prefix's that does not fit (infinity when all do).
     static func fittingPrefix(_ unit: ArraySlice<ShapedPiece>, graphemes: GraphemeBoundaries,
-                              width: Double) -> (cut: Int32, overflow: Double) {
+                              width: Double) -> (cut: Int32, fit: Double?, overflow: Double) {
         let points = cutPoints(unit, graphemes: graphemes, limit: width)
         var best = points[0].offset
+        var fit: Double?
         var overflow = Double.infinity
         for point in points {
-            if point.width <= width { best = point.offset } else { overflow = min(overflow, point.width) }
+            if point.width <= width { (best, fit) = (point.offset, point.width) } else { overflow = min(overflow, point.width) }
         }
-        return (endOfWhiteSpace(unit, from: best, graphemes: graphemes), overflow)
+        return (endOfWhiteSpace(unit, from: best, graphemes: graphemes), fit, overflow)
     }
 
     /// The end of the hanging white space that starts at cut point `offset` of `unit`, at a
