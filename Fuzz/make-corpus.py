@@ -1,21 +1,39 @@
 #!/usr/bin/env python3
 """Writes the seed corpora: LayoutFuzzer's to corpus/ (an 8-byte header of options, see
-FuzzCase in Sources/LayoutFuzzer/LayoutFuzzer.swift, then the text as UTF-8) and
+FuzzCase in Sources/LayoutFuzzer/LayoutFuzzer.swift, then the exclusion shapes' bytes when
+the header asks for shapes, then the text as UTF-8) and
 FontFuzzer's to corpus-fonts/ (a 5-byte header, 8 bytes per damage to a bundled font, see
 Sources/FontFuzzer/, then the text; no font bytes: a seed names a bundled font)."""
 import os
 
 def header(width=50, size=107, lines=0, token=0, trunc=0, align=0, two=False, direction=0, lh=0,
            mult=0, scale=2, debug=False, bg=False, cancel=None, inset=0, spacing=0, lang=0,
-           pixels=0, feed=False, pgm=False):
-    """width: 1 + 2×byte points (255: infinite); size: 1 + 0.15×byte points (< 224)."""
+           pixels=0, feed=False, pgm=False, flow=0):
+    """width: 1 + 2×byte points (255: infinite); size: 1 + 0.15×byte points (< 224);
+    flow: 1 balance, 2 exclusion shapes and balance, 3 to 5 shapes (`shapes` starts the body)."""
     b2 = (0 if lines == 0 else lines + 5) | (token << 4)
     b3 = (trunc + 3 * align) | (0xC0 if two else 0)
-    b4 = direction + 3 * lh + 12 * mult
+    b4 = direction + 3 * lh + 12 * mult + 48 * flow
     b5 = scale | (8 if debug else 0) | (0x10 if bg else 0) | ((cancel + 5) << 5 if cancel is not None else 0)
     b6 = inset | (spacing << 2) | (lang << 5)
     b7 = 0xFE if feed else 0xFD if pgm else pixels
     return bytes([width, size, b2, b3, b4, b5, b6, b7])
+
+def shapes(*records):
+    """The exclusion shapes that start the body (FuzzCase.exclusions): up to 4 records."""
+    return bytes([len(records) - 1]) + b"".join(records)
+
+def at(units):
+    """A coordinate byte: units of 1/160 of the width across, a fifth of the font size down;
+    None for 10^6 points (the largest the library takes)."""
+    return 255 if units is None else units + 32
+
+def rect(x, y, w, h): return bytes([0, at(x), at(y), at(w), at(h)])
+def circle(x, y, r): return bytes([1, at(x), at(y), at(r)])
+def polygon(*points): return bytes([2 + 4 * len(points)] + [at(v) for p in points for v in p])
+def band(y, h): return bytes([3, at(y), at(h)])
+
+PARAGRAPH = "An avatar sits at the top left and the text flows around it: each line takes the widest free room beside it, 中文也一样。"
 
 CASES = {
     "mixed-scripts": (header(width=50), "Hello, 世界 👋 مرحبا שלום Привет Ελληνικά 123"),
@@ -40,6 +58,20 @@ CASES = {
     # every character), and one right-to-left word, letter-spaced in its second style.
     "long-unit-of-pieces": (header(width=20), "aα" * 200 + " end"),
     "long-rtl-word-spaced": (header(width=25, two=True, pixels=6 << 2), "א" * 300 + " שלום"),
+    # Balanced lines, and a truncated text balance leaves alone.
+    "balance-title": (header(width=150, size=150, align=2, flow=1), "City council approves new bike lanes after a long debate"),
+    "balance-truncated": (header(width=60, lines=2, token=8, flow=1), PARAGRAPH),
+    # Exclusion shapes: a circle, a rectangle and a triangle; degenerate ones (a radius of 0,
+    # a negative width, polygons of 0 and 2 vertices); bands across the whole box (one of
+    # 10^6 points); shapes with balance and start truncation over lines (refused pairs).
+    "exclusions-around": (header(width=150, debug=True, flow=3) + shapes(circle(20, 20, 18), rect(120, 0, 40, 15),
+                                                                           polygon((160, 40), (110, 60), (160, 80))), PARAGRAPH),
+    "exclusions-degenerate": (header(width=100, flow=4) + shapes(circle(20, 20, 0), rect(0, 0, -5, 10), polygon(),
+                                                                   polygon((0, 0), (50, 50))), PARAGRAPH),
+    "exclusions-cover-box": (header(width=80, lh=2, flow=5) + shapes(band(0, 20), band(40, None), circle(None, 0, 4)), PARAGRAPH),
+    "exclusions-balance-start": (header(width=120, lines=3, trunc=1, flow=2) + shapes(circle(100, 10, 30)), PARAGRAPH),
+    "exclusions-unwrapped-rtl": (header(width=255, direction=2, align=4, flow=3) + shapes(rect(-10, -10, 60, 60), polygon((0, 0), (0, 0), (0, 0))),
+                                 "مرحبا بالعالم\nשלום עולם " + PARAGRAPH),
 }
 
 SANS, BOLD, CJK, EMOJI = range(4)

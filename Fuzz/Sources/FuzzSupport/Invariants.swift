@@ -224,7 +224,7 @@ public enum Invariants {
     }
 
     /// What must not change when the same text is laid out again with the same options.
-    static func signature(_ layout: TextLayout) -> [String] {
+    public static func signature(_ layout: TextLayout) -> [String] {
         layout.lines.map { "\($0.range) \($0.frame) \($0.baseline) \($0.isTruncated) \($0.runs.map(\.glyphs))" }
             + ["\(layout.size) \(layout.measuredWidth) \(layout.isTruncated)"]
     }

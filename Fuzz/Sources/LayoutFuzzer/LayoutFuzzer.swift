@@ -14,9 +14,11 @@ struct LayoutFuzzerMain {
 /// Feeds random bytes through `TextEngine.layout` and `TextRenderer.render`.
 ///
 /// The first `FuzzCase.headerSize` bytes choose the width, font size, line limit,
-/// truncation, alignment, direction, line height, insets, scale and pixel limit; the rest
-/// is the text (UTF-8, invalid sequences replaced by U+FFFD). Invariants, each sound for
-/// any input (* marks those checked by `FuzzSupport.Invariants`, shared by the fuzz targets):
+/// truncation, alignment, direction, line height, insets, scale, pixel limit, balance and
+/// whether there are exclusion shapes; the rest is the text (UTF-8, invalid sequences
+/// replaced by U+FFFD), after the shapes' own bytes (`FuzzCase.exclusions`). Invariants,
+/// each sound for any input (* marks those checked by `FuzzSupport.Invariants`, shared by
+/// the fuzz targets):
 ///
 /// 1. * Valid options never throw; the same shaped text laid out again gives the same lines
 ///    (shape once, break many times).
@@ -41,6 +43,12 @@ struct LayoutFuzzerMain {
 ///    read as a PGM image (an error or a bitmap of width × height pixels, never a trap).
 /// 7. * Itemizing with runs that continue an item extended at once gives the pieces that
 ///    itemizing cluster by cluster gives (`Itemizer.extendsRuns`).
+/// 8. With balanced lines (`lineBalance`), the layout has as many lines as greedy breaking
+///    at the width gives, no wider; a truncated text is laid out as greedy breaking lays it out.
+/// 9. Exclusion shapes the library refuses (a radius or size not above 0, a polygon under 3
+///    vertices; with balance, or with start truncation over several lines) are refused by
+///    layout and measuring alike, naming the option, never a trap; around the others, no line
+///    that fits its interval overlaps a shape over its line box, or leaves the content box.
 enum LayoutFuzzer {
     static let fonts: FontFallbackChain = {
         do { return try BundledFonts.chain() } catch { fatalError("bundled fonts: \(error)") }
@@ -63,14 +71,98 @@ enum LayoutFuzzer {
             break
         }
         let text = fuzzCase.attributedText()
-        let options = fuzzCase.options
+        let options = acceptedOptions(fuzzCase.options, text: text, engine: engine)
         let layout = Invariants.checkedLayout(text, options: options, engine: engine)
         checkWidths(layout)
         checkLineStarts(layout)
         let shaped = Invariants.checkRelayout(layout, text: text, engine: engine)
         Invariants.checkItemRuns(text, direction: options.direction, engine: engine)
-        checkNarrowerRelayout(layout, shaped: shaped, engine: engine)
+        if options.lineBalance { checkBalance(layout, shaped: shaped, engine: engine) }
+        if options.exclusions.isEmpty {
+            // Around shapes a narrower box moves the free intervals: the lines may change.
+            checkNarrowerRelayout(layout, shaped: shaped, engine: engine)
+        } else {
+            checkExclusions(layout)
+        }
         checkRender(layout, fuzzCase: fuzzCase)
+    }
+
+    /// Invariant 9, refusals: the options without what the library refuses, each refusal
+    /// checked first (layout and measuring throw `invalidOption` naming it).
+    static func acceptedOptions(_ asked: LayoutOptions, text: AttributedText, engine: TextEngine) -> LayoutOptions {
+        var options = asked
+        func requireRefusal(_ property: String) {
+            func check(_ what: String, _ attempt: () throws(LayoutError) -> Void) {
+                do {
+                    try attempt()
+                    fail("\(what) accepted \(property) it must refuse: \(options)")
+                } catch {
+                    guard case .invalidOption(let name, _, let reason) = error, name == property, !reason.isEmpty else {
+                        fail("\(what) refused \(error), expected a refusal of \(property)")
+                    }
+                }
+            }
+            check("layout") { () throws(LayoutError) in _ = try engine.layout(text, options: options) }
+            check("measuring") { () throws(LayoutError) in _ = try engine.measure(text, options: options) }
+        }
+        if options.exclusions.contains(where: { $0.problem != nil }) {
+            requireRefusal("exclusions")
+            options.exclusions.removeAll { $0.problem != nil }
+        }
+        if !options.exclusions.isEmpty, options.lineBalance {
+            requireRefusal("lineBalance")
+            options.lineBalance = false
+        }
+        if !options.exclusions.isEmpty, options.keepsLastLines {
+            requireRefusal("truncation")
+            options.truncation = .end
+        }
+        return options
+    }
+
+    /// Invariant 8: balanced lines are as many as greedy breaking gives at the width (none
+    /// wider), or, when the text is truncated, the greedy ones.
+    static func checkBalance(_ layout: TextLayout, shaped: ShapedText, engine: TextEngine) {
+        var greedyOptions = layout.options
+        greedyOptions.lineBalance = false
+        let greedy: TextLayout
+        do { greedy = try engine.layout(shaped, options: greedyOptions) } catch { fail("greedy layout failed: \(error)") }
+        if greedy.isTruncated {
+            require(Invariants.signature(layout) == Invariants.signature(greedy), "balance changed a truncated layout")
+            return
+        }
+        require(layout.lineCount == greedy.lineCount, "balanced into \(layout.lineCount) lines, greedy breaking gives \(greedy.lineCount)")
+        require(layout.measuredWidth <= greedy.measuredWidth + epsilon,
+                "balanced lines \(layout.measuredWidth) wide, wider than greedy ones (\(greedy.measuredWidth))")
+    }
+
+    /// Invariant 9, flow: a line that fits its interval (not truncated, no wider than the
+    /// content width) lies in the content box and beside every shape over its line box.
+    static func checkExclusions(_ layout: TextLayout) {
+        let options = layout.options
+        let left = options.insets.left, contentWidth = options.contentWidth
+        // A line fits a width up to the breaker's tolerance (`LineCuts.epsilon`), plus rounding.
+        func margin(_ values: Double...) -> Double { 2 * LineCuts.epsilon + 1e-9 * values.reduce(1) { max($0, abs($1)) } }
+        for (index, line) in layout.lines.enumerated() where !line.isTruncated {
+            let frame = line.frame
+            guard frame.width <= contentWidth + epsilon, frame.height > 0 else { continue }
+            if contentWidth.isFinite {
+                let m = margin(left, contentWidth)
+                require(frame.x >= left - m && frame.maxX <= left + contentWidth + m,
+                        "line \(index) \(frame) leaves the content box (\(left), \(contentWidth) wide)")
+            }
+            guard frame.width > epsilon else { continue }
+            // The line box less rounding: a line moved down to where a circle ends touches
+            // it, and an ulp off in y is a chord of a micrometre there, across the circle.
+            let inside = 1e-7 * max(1, abs(frame.y), abs(frame.maxY))
+            guard frame.height > 2 * inside else { continue }
+            for shape in options.exclusions {
+                guard let extent = shape.extent(top: frame.y + inside, bottom: frame.maxY - inside) else { continue }
+                let m = margin(extent.left, extent.right, frame.x, frame.maxX)
+                require(frame.maxX <= extent.left + m || frame.x >= extent.right - m,
+                        "line \(index) \(frame) overlaps \(shape) (\(extent.left)...\(extent.right) over its box)")
+            }
+        }
     }
 
     /// Invariant 3.
@@ -228,7 +320,7 @@ enum LayoutFuzzer {
 struct FuzzCase {
     static let headerSize = 8
 
-    let options: LayoutOptions
+    var options: LayoutOptions
     let renderOptions: RenderOptions
     let style: TextStyle
     /// A second style for the second half of the text, when the input asks for two runs.
@@ -242,7 +334,7 @@ struct FuzzCase {
     init(_ bytes: [UInt8]) {
         var header = Array(bytes.prefix(Self.headerSize))
         header += [UInt8](repeating: 0, count: Self.headerSize - header.count)
-        body = bytes.dropFirst(Self.headerSize)
+        var body = bytes.dropFirst(Self.headerSize)
 
         // Mostly text sizes (1–35 points), sometimes display sizes (40–133).
         let size = header[1] < 224 ? 1 + Double(header[1]) * 0.15 : 40 + Double(header[1] - 224) * 3
@@ -287,6 +379,16 @@ struct FuzzCase {
             // Automatic hyphenation with an odd size byte (soft hyphens always).
             hyphenation: header[1] & 1 == 1 ? .auto : .none)
 
+        mode = header[7] == 0xFE ? .feedLine : header[7] == 0xFD ? .pgm : .text
+        // Byte 4 over 47 (its other uses wrap at 48): 1 balance, 2 shapes and balance (a
+        // pair the library refuses), 3 to 5 shapes.
+        let flow = header[4] / 48
+        options.lineBalance = flow == 1 || flow == 2
+        if flow >= 2, mode == .text {
+            options.exclusions = Self.exclusions(from: &body, width: width, size: size)
+        }
+        self.body = body
+
         let scales = [0.25, 0.5, 1, 1, 1.5, 2, 0.75, 3]
         let limits = [1 << 20, 1 << 18, 1 << 16, 4 << 20]
         // Gray or RGBA (bit 2 of byte 6); the second background is mid gray on gray bitmaps,
@@ -298,7 +400,43 @@ struct FuzzCase {
             debug: header[5] & 8 != 0, maxPixels: limits[Int(header[7] & 3)])
         let cancel = Int(header[5] >> 5)
         cancelAfterLines = cancel < 5 ? nil : cancel - 5
-        mode = header[7] == 0xFE ? .feedLine : header[7] == 0xFD ? .pgm : .text
+    }
+
+    /// Exclusion shapes read from the start of the body, which is left holding the text: a
+    /// byte whose low two bits are the number of shapes less one, then per shape a kind byte
+    /// and its coordinate bytes. Kind % 4: a rectangle (x, y, width, height), a circle (x, y,
+    /// radius), a polygon of kind / 4 % 8 vertices (x, y each: 0 to 2 vertices make a polygon
+    /// the library refuses), or a band across the whole box (y, height). A coordinate byte b
+    /// is (b − 32) units: sizes and radii of 0 or less from b ≤ 32, places left of and above
+    /// the box, and past it; 255 is the largest coordinate the library takes (10⁶ points).
+    /// A unit is 1/160 of the box's width (2.5 points without wrapping) across, a fifth of
+    /// the font size down.
+    static func exclusions(from body: inout ArraySlice<UInt8>, width: Double, size: Double) -> [ExclusionShape] {
+        func next() -> UInt8 { body.popFirst() ?? 0 }
+        let across = width.isFinite ? width / 160 : 2.5, down = size / 5
+        func coordinate(_ unit: Double) -> Double {
+            let b = next()
+            return b == 255 ? LayoutOptions.maximumLength : (Double(b) - 32) * unit
+        }
+        let count = 1 + Int(next() & 3)
+        var shapes: [ExclusionShape] = []
+        for _ in 0..<count {
+            let kind = next()
+            switch kind % 4 {
+            case 0:
+                let (x, y, w, h) = (coordinate(across), coordinate(down), coordinate(across), coordinate(down))
+                shapes.append(.rect(Rect(x: x, y: y, width: w, height: h)))
+            case 1:
+                let (x, y, r) = (coordinate(across), coordinate(down), coordinate(across))
+                shapes.append(.circle(center: Point(x: x, y: y), radius: r))
+            case 2:
+                shapes.append(.polygon((0..<Int(kind / 4 % 8)).map { _ in Point(x: coordinate(across), y: coordinate(down)) }))
+            default:
+                let (y, h) = (coordinate(down), coordinate(down))
+                shapes.append(.rect(Rect(x: -1, y: y, width: min(width + 2, LayoutOptions.maximumLength), height: h)))
+            }
+        }
+        return shapes
     }
 
     /// The body as text (invalid UTF-8 repaired), in one or two style runs.
