@@ -25,7 +25,7 @@ import Testing
     }
 
     /// A column's glyphs advance by the font's vertical advances (an ideograph's is one em in
-    /// Noto Sans CJK's `vmtx`), not its horizontal ones, and stand upright; the columns
+    /// Noto Sans CJK's `vmtx`; an emoji's differs from its horizontal one), and stand upright; the columns
     /// stack right to left, the layout's width is theirs and its height the column length.
     @Test func columnsAdvanceByVerticalAdvances() throws {
         let layout = try Self.layout("一二三四五六", size: 20, Self.vertical(70))
@@ -36,6 +36,10 @@ import Testing
         #expect(zip(xs, xs.dropFirst()).allSatisfy { abs($1 - $0 - 20) < 1e-3 }, "\(xs)")
         #expect(layout.size.height == 70)
         #expect(abs(layout.size.width - layout.lines.reduce(0) { $0 + $1.frame.height }) < 1e-9)
+        // Noto Color Emoji's 😀 advances 2,500 units down (vmtx) and 2,550 across (hmtx), per 2,048.
+        let emoji = try #require(try Self.layout("😀😀😀", size: 20, Self.vertical(200)).lines.first?.runs.first)
+        let down = emoji.positions.map { Double($0.x) }
+        #expect(emoji.isUpright && zip(down, down.dropFirst()).allSatisfy { abs($1 - $0 - 20 * 2500 / 2048) < 1e-3 }, "\(down)")
         // Horizontal text's lines are not upright.
         let horizontal = try Self.layout("一二三", size: 20, LayoutOptions(width: 200))
         #expect(horizontal.lines[0].runs.allSatisfy { !$0.isUpright })
