@@ -290,10 +290,7 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// there without its trailing hanging white space (its pieces go to the receiver after).
     @inline(__always)
     private mutating func fits(_ unit: BreakUnit, metrics unitMetrics: FontMetrics) -> Bool {
-        // A line beside exclusion shapes takes its slot's width (past `linesAtWidth`, none).
-        if lineStart < 0, let slotLimit = flow?.beginLine(needing: unit.width - unit.hang), lineCount < linesAtWidth {
-            limit = slotLimit
-        }
+        if lineStart < 0, flow != nil { beginSlot(needing: unit.width - unit.hang) }
         let candidate = lineWidth + unit.width - unit.hang
         guard candidate <= limit else {
             if Receiver.recordsWidths { narrowestOverflow = min(narrowestOverflow, candidate) }
@@ -304,6 +301,14 @@ struct LineBreaker<Receiver: LineReceiver> {
         visible = candidate
         metrics.include(unitMetrics)
         return true
+    }
+
+    /// A line beside exclusion shapes begins with a unit `width` wide: it takes its slot's
+    /// width (past `linesAtWidth`, none). Out of line: the breaker's loop, inlined where units
+    /// come, stays as small as without shapes.
+    @inline(never)
+    private mutating func beginSlot(needing width: Double) {
+        if let slotLimit = flow?.beginLine(needing: width), lineCount < linesAtWidth { limit = slotLimit }
     }
 
     /// The line is full and ends at `end` (or later, when white space follows).

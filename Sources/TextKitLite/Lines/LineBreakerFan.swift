@@ -48,10 +48,20 @@ struct LineBreakerFan<Receiver: LineReceiver>: PieceSink {
     private mutating func placeUnit() {
         let (unit, metrics) = gatherer.unit()
         var stopped = !first.take(unit, metrics: metrics, of: gatherer.pieces)
-        for index in others.indices where others[index].take(unit, metrics: metrics, of: gatherer.pieces) {
-            stopped = false
-        }
+        if !others.isEmpty, placeInOthers(unit, metrics: metrics) { stopped = false }
         isStopped = stopped
         gatherer.dropPieces()  // the breakers keep copies of pieces, not the array
+    }
+
+    /// Hands the unit gathered to the other widths' breakers; returns whether one of them
+    /// wants more lines. Out of line: the itemizer's loop, into which `placeUnit` is inlined,
+    /// then holds one breaker's code, and the compiler still inlines the loop's own helpers.
+    @inline(never)
+    private mutating func placeInOthers(_ unit: BreakUnit, metrics: FontMetrics) -> Bool {
+        var continues = false
+        for index in others.indices where others[index].take(unit, metrics: metrics, of: gatherer.pieces) {
+            continues = true
+        }
+        return continues
     }
 }

@@ -56,23 +56,29 @@ public final class ShapeCache: Sendable {
                 }
             }
             packed = words
-            extra = language != nil || text.count > 12
-                ? Extra(language: language, long: text.count > 12 ? Array(text) : []) : nil
             // The packed words are folded (`WideFold`) under the cache's random seed; a
             // language tag or a long word's bytes go through `Hasher`.
             let header = UInt64(UInt32(truncatingIfNeeded: font)) << 32 | UInt64(script)
             let shape = UInt64(text.count << 2 | (upright ? 2 : 0) | (rightToLeft ? 1 : 0))
             var folded = WideFold.fold(words.0 ^ seed.0, words.1 ^ header ^ seed.1)
             folded = WideFold.fold(folded ^ words.2 ^ seed.2, shape ^ seed.3)
-            if extra != nil {
-                var hasher = Hasher()
-                hasher.combine(folded)
-                if let language { hasher.combine(language) }
-                if text.count > 12 { hasher.combine(bytes: UnsafeRawBufferPointer(text)) }
-                hash = hasher.finalize()
+            if language != nil || text.count > 12 {
+                (extra, hash) = Self.extra(language: language, text: text, folded: folded)
             } else {
+                extra = nil
                 hash = Int(truncatingIfNeeded: folded)
             }
+        }
+
+        /// The rare part of a key (a language tag or a long word) and its hash: out of line,
+        /// so that the common key is made inline in the itemizer's loop.
+        @inline(never)
+        private static func extra(language: String?, text: UnsafeBufferPointer<UInt16>, folded: UInt64) -> (Extra, Int) {
+            var hasher = Hasher()
+            hasher.combine(folded)
+            if let language { hasher.combine(language) }
+            if text.count > 12 { hasher.combine(bytes: UnsafeRawBufferPointer(text)) }
+            return (Extra(language: language, long: text.count > 12 ? Array(text) : []), hasher.finalize())
         }
 
         /// True when the key is its fields alone: no language, text packed.

@@ -2,8 +2,9 @@
 /// (the lone-glyph tables, the word cache) and HarfBuzz. A word is shaped at most once per
 /// cache; what tier answered is invisible to the pieces it gives.
 ///
-/// One per paragraph being shaped.
-struct WordSource {
+/// One per paragraph being shaped. Not copyable: the itemizer's loop reads its cache and
+/// tables in place, with no copy (and no retains) around each word's cache lookup.
+struct WordSource: ~Copyable {
     private let cache: ShapeCache
     private let shaper: HarfBuzzShaper
     /// The lone-glyph table of the current item's font and script (nil: none applies).

@@ -139,6 +139,7 @@ enum UnicodeProperties {
     /// GB999; GB6-GB13 need Hangul jamo, Extend, ZWJ, SpacingMark, Prepend or regional
     /// indicators), so a text of them has a boundary after every unit.
     /// `graphemeFastPathUnitsAreOtherOrControl` checks every unit against ICU.
+    @inline(__always)  // in `UnitScan.add`, which every unit of every text goes through
     static func isOwnGraphemeUnit(_ unit: UInt16) -> Bool {
         switch unit {
         case 0x09, 0x20...0x7E, 0xA0...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x3000...0x3029, 0x3030...0x3098,
