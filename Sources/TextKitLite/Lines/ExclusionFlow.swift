@@ -22,7 +22,11 @@ struct LineSlot: Sendable, Hashable {
 /// of the paragraph (its units' metrics table and its empty-line metrics), the most any of
 /// its lines can take; with uniform or fixed heights, the line box itself (and the tallest
 /// glyphs centred in it when they overflow it).
-struct ExclusionFlow {
+///
+/// A class: a breaker holds it by reference (nil without shapes, as for most layouts), so a
+/// breaker without shapes stays a few words to make, move and free. Each breaker makes its
+/// own (`LineBreaker.flow(around:primary:)`), and no breaker is copied while it breaks.
+final class ExclusionFlow {
     private let shapes: [ExclusionShape]
     /// Each shape's vertical extent (to skip those a band does not reach).
     private let spans: [(top: Double, bottom: Double)]
@@ -66,7 +70,7 @@ struct ExclusionFlow {
 
     /// A paragraph begins: its band is that of its tallest metrics, `metrics` (its units'
     /// table) and `emptyMetrics` (its empty line's).
-    mutating func beginParagraph(metrics: [FontMetrics], emptyMetrics: FontMetrics) {
+    func beginParagraph(metrics: [FontMetrics], emptyMetrics: FontMetrics) {
         hasBand = true
         var tallest = emptyMetrics
         for entry in metrics { tallest.include(entry) }
@@ -93,7 +97,7 @@ struct ExclusionFlow {
     ///
     /// - Complexity: O(s + v) for s shapes of v vertices in all; a line moved down tries at
     ///   most each y where a shape's extent changes, plus a bisection in the last step.
-    mutating func beginLine(needing width: Double) -> Double {
+    func beginLine(needing width: Double) -> Double {
         assert(hasBand, "a paragraph's band comes first (beginParagraph): only kept units flow around shapes")
         let slot = self.slot(needing: width <= contentWidth + LineCuts.epsilon ? width : contentWidth)
         pending = slot
@@ -102,7 +106,7 @@ struct ExclusionFlow {
 
     /// The line being filled ends with natural metrics `metrics`: its slot (found now for a
     /// line with no units, an empty paragraph's), stacked as the receivers stack it.
-    mutating func endLine(metrics: FontMetrics) -> LineSlot {
+    func endLine(metrics: FontMetrics) -> LineSlot {
         let slot = pending ?? self.slot(needing: 0)
         pending = nil
         lastSlot = slot
@@ -169,6 +173,7 @@ struct ExclusionFlow {
 extension LineBreaker {
     /// Has the lines flow around the options' exclusion shapes (none: nothing changes).
     mutating func flow(around options: LayoutOptions, primary: FontMetrics) {
+        guard !options.exclusions.isEmpty else { return }  // most layouts: no flow made or replaced
         flow = ExclusionFlow(options: options, primary: primary)
     }
 }
