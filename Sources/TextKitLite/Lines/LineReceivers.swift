@@ -86,6 +86,7 @@ struct LineMeasurer: LineReceiver {
         if keepsLastLine, lineStarts.count == maxLines - 1 { lastPieces.append(contentsOf: pieces[range]) }
     }
 
+    @inline(__always)  // into the breaker's one call site, once per line measured
     mutating func endLine(_ line: LineEnd) -> Bool {
         if let lastLine { _ = stack.add(natural: lastLine.metrics, dropped: lastLine.slot?.drop ?? 0) }
         lineStarts.append(Int(line.start))

@@ -18,6 +18,10 @@ struct WordSource: ~Copyable {
     }
 
     /// The words that follow are of `item`, in `font` with `language`.
+    ///
+    /// Once per item, out of the itemizer's loop: its table lookup (under the cache's lock)
+    /// stays whole here, with no retains of the cache around it.
+    @inline(never)
     mutating func begin(_ item: TextItem, font: Font, language: String?) {
         // Words of one unit, left to right, in a chain font, without a language: from the
         // lone-glyph table when they shape to one plain glyph (horizontally: the table
