@@ -290,8 +290,8 @@ extension TextEngine {
     public func narrowestWidth(of shaped: ShapedText, lines: Int, options: LayoutOptions = LayoutOptions()) throws(LayoutError) -> Double? {
         try validate(options, for: shaped)
         guard lines >= 1 else { throw .invalidOption(name: "lines", value: "\(lines)", reason: "must be 1 or more") }
-        let hyphenator = Hyphenator(text: shaped.text, options: options, fonts: shaped.fonts, cache: shapeCache)
-        return LineBalance.narrowestWidth(shaped, lines: lines, maxWidth: options.contentWidth, hyphenator: hyphenator)
+        return LineBalance.narrowestWidth(shaped, lines: lines, maxWidth: options.contentWidth, hyphenation: options.hyphenation,
+                                          cache: shapeCache)
             .map { $0 + options.lineInsets.horizontal }
     }
 }

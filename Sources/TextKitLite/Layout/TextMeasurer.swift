@@ -87,7 +87,7 @@ enum TextMeasurer {
             maxLines: options.lineLimit,
             keepsLastLine: options.maxLines > 0 && (options.lineHeightMode == .natural || options.truncation != .end),
             stack: LineStack(options: options, primary: primary)),
-            hyphenator: Hyphenator(text: text, options: options, fonts: fonts, cache: engine.shapeCache))
+            text: text, hyphenation: options.hyphenation, cache: engine.shapeCache)
         breaker.flow(around: options, primary: primary)
         return breaker
     }

@@ -21,16 +21,17 @@ struct BreakPlan {
     init(_ shaped: ShapedText, options: LayoutOptions, engine: TextEngine) {
         self.init(options: options)
         guard options.breaksTwice else { return }
-        let hyphenator = Hyphenator(text: shaped.text, options: options, fonts: shaped.fonts, cache: engine.shapeCache)
         let counted = options.keepsLastLines || options.maxLines == 0 ? Int.max : options.maxLines
-        let greedy = LineBalance.probe(shaped, width: width, lineLimit: counted, hyphenator: hyphenator).lines
+        let greedy = LineBalance.probe(shaped, width: width, lineLimit: counted, hyphenation: options.hyphenation,
+                                       cache: engine.shapeCache).lines
         if options.keepsLastLines, greedy > options.maxLines {
             skippedLines = greedy - options.maxLines
             return
         }
         // Balance changes nothing when the text is truncated or each paragraph is one line.
         guard options.lineBalance, greedy <= options.lineLimit, greedy > shaped.paragraphs.count,
-              let balanced = LineBalance.narrowestWidth(shaped, lines: greedy, maxWidth: width, hyphenator: hyphenator) else { return }
+              let balanced = LineBalance.narrowestWidth(shaped, lines: greedy, maxWidth: width, hyphenation: options.hyphenation,
+                                                        cache: engine.shapeCache) else { return }
         width = balanced
     }
 }

@@ -20,7 +20,6 @@
 struct Hyphenator: Sendable {
     let text: AttributedText
     let settings: Hyphenation
-    let fonts: FontFallbackChain
     let cache: ShapeCache
 
     /// The pieces a unit is cut into at a hyphenation point.
@@ -36,11 +35,11 @@ struct Hyphenator: Sendable {
         var rest: ShapedPiece?
     }
 
-    /// A hyphenator for `text` laid out with `options`: shaping with `fonts` through `cache`.
-    init(text: AttributedText, options: LayoutOptions, fonts: FontFallbackChain, cache: ShapeCache) {
+    /// A hyphenator for `text` hyphenated as `settings` say, shaping through `cache` (made
+    /// by each line breaker: `LineBreaker.init`).
+    init(text: AttributedText, settings: Hyphenation, cache: ShapeCache) {
         self.text = text
-        settings = options.hyphenation
-        self.fonts = fonts
+        self.settings = settings
         self.cache = cache
     }
 
@@ -52,9 +51,10 @@ struct Hyphenator: Sendable {
 
     /// Cuts `unit` (the pieces of a break unit, in logical order) at its last hyphenation
     /// point at which the part before, with the hyphen, fits on a line already `lineWidth`
-    /// wide: `lineWidth` + the part's width ≤ `limit`. Nil when no point fits.
+    /// wide: `lineWidth` + the part's width ≤ `limit`. Nil when no point fits. The pieces
+    /// were shaped with `fonts`.
     func cut<Pieces: BidirectionalCollection<ShapedPiece>>(
-        _ unit: Pieces, lineWidth: Double, limit: Double, graphemes: GraphemeBoundaries
+        _ unit: Pieces, fonts: FontFallbackChain, lineWidth: Double, limit: Double, graphemes: GraphemeBoundaries
     ) -> Cut? where Pieces.Index == Int {
         guard let first = unit.first, let last = unit.last, first.start < last.end else { return nil }
         // The widths of the unit's cluster boundaries, up to the first past the room: a
@@ -69,14 +69,14 @@ struct Hyphenator: Sendable {
         for point in points.reversed() {
             while w > 0, widths[w].offset > point { w -= 1 }
             if point > widths[widths.count - 1].offset || widths[w].width > room { continue }
-            guard let cut = cut(unit, at: point), lineWidth + BreakUnit(cut.head, cut.head.indices).width <= limit else { continue }
+            guard let cut = cut(unit, at: point, fonts: fonts), lineWidth + BreakUnit(cut.head, cut.head.indices).width <= limit else { continue }
             return cut
         }
         return nil
     }
 
     /// The unit cut at text offset `point`, both sides shaped again.
-    private func cut<Pieces: BidirectionalCollection<ShapedPiece>>(_ unit: Pieces, at point: Int32) -> Cut?
+    private func cut<Pieces: BidirectionalCollection<ShapedPiece>>(_ unit: Pieces, at point: Int32, fonts: FontFallbackChain) -> Cut?
     where Pieces.Index == Int {
         guard let index = unit.indices.first(where: { unit[$0].start < point && point <= unit[$0].end }) else { return nil }
         let piece = unit[index]

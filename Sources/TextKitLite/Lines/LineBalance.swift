@@ -25,9 +25,11 @@ enum LineBalance {
     }
 
     /// Breaks `shaped` at `width` and counts its lines, stopping past `lineLimit`; words are
-    /// cut at hyphenation points as `hyphenator` says, as the layout cuts them.
-    static func probe(_ shaped: ShapedText, width: Double, lineLimit: Int, hyphenator: Hyphenator?) -> Probe {
-        var breaker = LineBreaker(maxWidth: width, fonts: shaped.fonts, receiver: LineCounter(limit: lineLimit), hyphenator: hyphenator)
+    /// cut at hyphenation points as `hyphenation` says (the parts shaped through `cache`), as
+    /// the layout cuts them.
+    static func probe(_ shaped: ShapedText, width: Double, lineLimit: Int, hyphenation: Hyphenation, cache: ShapeCache) -> Probe {
+        var breaker = LineBreaker(maxWidth: width, fonts: shaped.fonts, receiver: LineCounter(limit: lineLimit),
+                                  text: shaped.text, hyphenation: hyphenation, cache: cache)
         shaped.breakLines(into: &breaker)
         return Probe(lines: breaker.receiver.count, widestFit: breaker.widestFit, narrowestOverflow: breaker.narrowestOverflow)
     }
@@ -39,8 +41,9 @@ enum LineBalance {
     ///
     /// - Precondition: `lines` > 0.
     /// - Complexity: O(n) per try in the text's units, a few tries (see `LineBalance`).
-    static func narrowestWidth(_ shaped: ShapedText, lines: Int, maxWidth: Double, hyphenator: Hyphenator?) -> Double? {
-        let widest = probe(shaped, width: maxWidth, lineLimit: lines, hyphenator: hyphenator)
+    static func narrowestWidth(_ shaped: ShapedText, lines: Int, maxWidth: Double, hyphenation: Hyphenation,
+                               cache: ShapeCache) -> Double? {
+        let widest = probe(shaped, width: maxWidth, lineLimit: lines, hyphenation: hyphenation, cache: cache)
         guard widest.lines <= lines else { return nil }
         // The breaker fits a sum up to its width plus a tolerance: the lines at a width come
         // at every width from the widest fitting line less the tolerance up to below the
@@ -55,7 +58,7 @@ enum LineBalance {
         for _ in 0..<128 {
             let middle = lower + (upper - lower) / 2
             guard middle > lower, middle < upper else { break }  // no width between them
-            let tried = probe(shaped, width: middle, lineLimit: lines, hyphenator: hyphenator)
+            let tried = probe(shaped, width: middle, lineLimit: lines, hyphenation: hyphenation, cache: cache)
             if tried.lines <= lines {
                 upper = min(tried.widestFit - LineCuts.epsilon, middle)
                 narrowest = tried.widestFit

@@ -74,8 +74,8 @@ struct LineBreaker<Receiver: LineReceiver> {
     var flow: ExclusionFlow?
     /// The chain the pieces are shaped with (the metrics of a unit cut in parts).
     private let fonts: FontFallbackChain
-    /// Where units may be cut with a hyphen; nil: nowhere.
-    private let hyphenator: Hyphenator?
+    /// Where units may be cut with a hyphen.
+    private let hyphenator: Hyphenator
     /// The paragraph being broken may be hyphenated (`Hyphenator.applies(to:)`).
     private var hyphenates = false
     /// The receiver wants no more lines.
@@ -123,15 +123,16 @@ struct LineBreaker<Receiver: LineReceiver> {
     ///   - maxWidth: the widest a line may be, in points (infinity: no limit).
     ///   - linesAtWidth: the lines broken at `maxWidth`; those after them have no limit.
     ///   - fonts: the chain the pieces are shaped with.
-    ///   - hyphenator: where units may be cut with a hyphen (the text's soft hyphens and,
-    ///     with automatic hyphenation, its words); nil for nowhere.
+    ///   - text: the text broken, whose units may be cut with a hyphen as `hyphenation`
+    ///     says (its soft hyphens and, with automatic hyphenation, its words: `Hyphenator`),
+    ///     the parts shaped again through `cache`.
     init(maxWidth: Double, linesAtWidth: Int = .max, fonts: FontFallbackChain, receiver: consuming Receiver,
-         hyphenator: Hyphenator? = nil) {
+         text: AttributedText, hyphenation: Hyphenation, cache: ShapeCache) {
         limit = linesAtWidth > 0 ? maxWidth + LineCuts.epsilon : .infinity
         self.linesAtWidth = linesAtWidth
         self.fonts = fonts
         self.receiver = receiver
-        self.hyphenator = hyphenator
+        hyphenator = Hyphenator(text: text, settings: hyphenation, cache: cache)
     }
 
     /// Starts a paragraph whose units follow through `take` (none once the breaker is stopped).
@@ -150,7 +151,7 @@ struct LineBreaker<Receiver: LineReceiver> {
         contentStart = Int32(paragraph.content.lowerBound)
         paragraphEnd = Int32(paragraph.end)
         paragraphHasLines = false
-        hyphenates = hyphenator?.applies(to: paragraph) ?? false
+        hyphenates = hyphenator.applies(to: paragraph)
     }
 
     /// Takes the paragraph's next break unit, `pieces[unit.pieces]`, whose metrics are
@@ -260,7 +261,7 @@ struct LineBreaker<Receiver: LineReceiver> {
                 receiver.place(unit.pieces, of: pieces)
                 return
             }
-            if hyphenates, var cut = hyphenator?.cut(pieces[unit.pieces], lineWidth: lineWidth, limit: limit, graphemes: graphemes) {
+            if hyphenates, var cut = hyphenator.cut(pieces[unit.pieces], fonts: fonts, lineWidth: lineWidth, limit: limit, graphemes: graphemes) {
                 if !ownsPieces {
                     cut.index -= Int(unit.first)
                     pieces = Array(pieces[unit.pieces])
