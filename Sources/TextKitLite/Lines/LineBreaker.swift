@@ -244,8 +244,20 @@ struct LineBreaker<Receiver: LineReceiver> {
     private mutating func placeAfterLine(_ unit: BreakUnit, metrics: FontMetrics, _ pieces: [ShapedPiece]) {
         var unit = unit, metrics = metrics, pieces = pieces
         // `pieces` holds only the unit's pieces, and no one else holds it: an emergency
-        // break may cut the unit in place.
+        // break or a hyphen may cut the unit in place.
         var ownsPieces = false
+        // Copies the unit's pieces once: the lines cut from it after are each a line's
+        // work, not the rest of the unit's (a long unit of many pieces would take quadratic
+        // time). Returns how far down its pieces moved.
+        @discardableResult
+        func ownPieces() -> Int {
+            guard !ownsPieces else { return 0 }
+            let moved = Int(unit.first)
+            pieces = Array(pieces[unit.pieces])
+            (unit.first, unit.end) = (0, Int32(pieces.count))
+            ownsPieces = true
+            return moved
+        }
         while !isStopped {
             if isClosing {
                 if unit.mayStartWithSpace, let rest = hangLeadingWhiteSpace(of: pieces[unit.pieces]) {
@@ -262,12 +274,7 @@ struct LineBreaker<Receiver: LineReceiver> {
                 return
             }
             if hyphenates, var cut = hyphenator.cut(pieces[unit.pieces], fonts: fonts, lineWidth: lineWidth, limit: limit, graphemes: graphemes) {
-                if !ownsPieces {
-                    cut.index -= Int(unit.first)
-                    pieces = Array(pieces[unit.pieces])
-                    (unit.first, unit.end) = (0, Int32(pieces.count))
-                    ownsPieces = true
-                }
+                cut.index -= ownPieces()
                 placeHyphenated(cut, &unit, metrics: &metrics, of: &pieces)
                 continue
             }
@@ -276,13 +283,7 @@ struct LineBreaker<Receiver: LineReceiver> {
                 close(at: unit.start)
                 continue
             }
-            if !ownsPieces {
-                // Copied once: the lines cut from it after are each a line's work, not the
-                // rest of the unit's (a long unit of many pieces would take quadratic time).
-                pieces = Array(pieces[unit.pieces])
-                (unit.first, unit.end) = (0, Int32(pieces.count))
-                ownsPieces = true
-            }
+            ownPieces()
             if !emergencyBreak(&unit, metrics: &metrics, of: &pieces) { return }
         }
     }
