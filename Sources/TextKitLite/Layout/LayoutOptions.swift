@@ -77,6 +77,8 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
     }
     /// The exclusions, nil for none: options without any encode as they always did.
     private var exclusionList: [ExclusionShape]?
+    /// There are exclusion shapes (`exclusions` is not empty), found without making the array.
+    var hasExclusions: Bool { exclusionList != nil }
     /// Hyphenation of words that do not fit a line (soft hyphens only by default).
     public var hyphenation: Hyphenation {
         get { hyphenationSetting ?? .none }

@@ -173,7 +173,7 @@ final class ExclusionFlow {
 extension LineBreaker {
     /// Has the lines flow around the options' exclusion shapes (none: nothing changes).
     mutating func flow(around options: LayoutOptions, primary: FontMetrics) {
-        guard !options.exclusions.isEmpty else { return }  // most layouts: no flow made or replaced
+        guard options.hasExclusions else { return }  // most layouts: no flow made or replaced
         flow = ExclusionFlow(options: options, primary: primary)
     }
 }

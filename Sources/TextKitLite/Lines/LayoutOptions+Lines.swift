@@ -31,7 +31,7 @@ extension LayoutOptions {
     /// Lines are broken from a shaped text's kept units, not as the itemizer streams them:
     /// when they are broken twice, or around exclusion shapes (`ExclusionFlow` needs each
     /// paragraph's tallest metrics before its first line).
-    var keepsUnits: Bool { breaksTwice || !exclusions.isEmpty }
+    var keepsUnits: Bool { breaksTwice || hasExclusions }
 
     /// Most lines shown.
     var lineLimit: Int { maxLines > 0 ? maxLines : Int.max }

@@ -65,11 +65,19 @@ struct Itemizer {
     init(text: AttributedText, direction: ParagraphDirection, writingMode: LayoutOptions.WritingMode = .horizontal,
          fonts: FontFallbackChain, cache: ShapeCache, extendsRuns: Bool = true) {
         self.text = text
+        // The runs' styles read in place, by index: iterating the runs copies each (and
+        // retains its style's strings and arrays).
+        let runs = text.runs
+        var chainOnly = true, plain = true, untagged = true
+        for index in runs.indices {
+            if runs[index].style.font != .chain { chainOnly = false }
+            if runs[index].style.changesGlyphs { plain = false }
+            if runs[index].style.language != nil { untagged = false }
+        }
         // Empty when no style asks for a font of its own (the usual case): nothing to keep.
-        preferredFonts = text.runs.allSatisfy { $0.style.font == .chain } ? [] : text.runs.map { fonts.preferredFont(for: $0.style) }
-        styledRuns = text.runs.allSatisfy { !$0.style.changesGlyphs } ? [] : text.runs.map(\.style.changesGlyphs)
-        regions = text.runs.allSatisfy { $0.style.language == nil } ? []
-            : text.runs.map { $0.style.language.flatMap(CJKRegion.init(language:)) }
+        preferredFonts = chainOnly ? [] : runs.map { fonts.preferredFont(for: $0.style) }
+        styledRuns = plain ? [] : runs.map(\.style.changesGlyphs)
+        regions = untagged ? [] : runs.map { $0.style.language.flatMap(CJKRegion.init(language:)) }
         chain = fonts
         paragraphLevel = direction.level
         self.cache = cache
@@ -139,7 +147,9 @@ struct Itemizer {
         }
 
         let graphemes = UnicodeProperties.graphemeBoundaries(original, everyUnitOwnGrapheme: scan.everyUnitOwnGrapheme)
-        let locale = breakLocale(hasHanOrKana: scan.hasHanOrKana, style: text.runs.isEmpty ? nil : text.runs[Int(firstStyle)].style)
+        // The first run's language, read in place (a copy of its style retains its arrays).
+        let language = text.runs.isEmpty ? nil : text.runs[Int(firstStyle)].style.language
+        let locale = breakLocale(hasHanOrKana: scan.hasHanOrKana, language: language)
         var breaks = UnicodeProperties.lineBreaks(original, locale: locale)
         // A soft hyphen is a hyphenation point, not a break opportunity: the line breaker
         // cuts there with a hyphen (`Hyphenator`), counting the hyphen's width.
@@ -386,10 +396,11 @@ struct Itemizer {
 
     private static let noOptionalLigatures = ["-liga", "-clig", "-dlig"].map { FontFeature($0)! }
 
-    /// ICU line-break locale: the style's language when it is Chinese, Japanese or Korean;
-    /// "zh" for untagged text holding Han or kana (CJK punctuation rules); root otherwise.
-    private func breakLocale(hasHanOrKana: Bool, style: TextStyle?) -> String {
-        if let language = style?.language?.lowercased(),
+    /// ICU line-break locale: `language` (the paragraph's first style's) when it is Chinese,
+    /// Japanese or Korean; "zh" for untagged text holding Han or kana (CJK punctuation rules);
+    /// root otherwise.
+    private func breakLocale(hasHanOrKana: Bool, language: String?) -> String {
+        if let language = language?.lowercased(),
            language.hasPrefix("zh") || language.hasPrefix("ja") || language.hasPrefix("ko") {
             return String(language.prefix(2))
         }
