@@ -17,9 +17,9 @@ public final class ShapeCache: Sendable {
     struct Key: Hashable, Sendable {
         let font: Int
         let script: UInt32
-        let rightToLeft: Bool
-        /// Shaped top to bottom (upright in vertical text).
-        let upright: Bool
+        /// Bit 0: right to left; bit 1: top to bottom (upright in vertical text). One byte,
+        /// so the key stays as small, and compares as fast, as with the direction alone.
+        let direction: UInt8
         let length: Int
         /// The text's units, four to a word, when it is 12 units or fewer.
         let packed: (UInt64, UInt64, UInt64)
@@ -41,8 +41,7 @@ public final class ShapeCache: Sendable {
              seed: (UInt64, UInt64, UInt64, UInt64)) {
             self.font = font
             self.script = script
-            self.rightToLeft = rightToLeft
-            self.upright = upright
+            direction = (upright ? 2 : 0) | (rightToLeft ? 1 : 0)
             length = text.count
             var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
             if text.count <= 12 {
@@ -59,7 +58,7 @@ public final class ShapeCache: Sendable {
             // The packed words are folded (`WideFold`) under the cache's random seed; a
             // language tag or a long word's bytes go through `Hasher`.
             let header = UInt64(UInt32(truncatingIfNeeded: font)) << 32 | UInt64(script)
-            let shape = UInt64(text.count << 2 | (upright ? 2 : 0) | (rightToLeft ? 1 : 0))
+            let shape = UInt64(text.count << 2 | Int(direction))
             var folded = WideFold.fold(words.0 ^ seed.0, words.1 ^ header ^ seed.1)
             folded = WideFold.fold(folded ^ words.2 ^ seed.2, shape ^ seed.3)
             if language != nil || text.count > 12 {
@@ -89,7 +88,7 @@ public final class ShapeCache: Sendable {
 
         static func == (a: Key, b: Key) -> Bool {
             guard a.hash == b.hash, a.length == b.length, a.font == b.font, a.script == b.script,
-                  a.rightToLeft == b.rightToLeft, a.upright == b.upright, a.packed == b.packed else { return false }
+                  a.direction == b.direction, a.packed == b.packed else { return false }
             switch (a.extra, b.extra) {
             case (nil, nil): return true
             case let (x?, y?): return x.language == y.language && x.long == y.long

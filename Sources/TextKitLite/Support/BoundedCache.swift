@@ -99,9 +99,13 @@ struct ClockMap<Key: Hashable, Value> {
             return nil
         }
         // Written only when clear: a hot entry's node is not dirtied by every hit (two
-        // workers drawing the same glyphs would trade its cache line back and forth).
-        if !nodes[Int(slot)].referenced { nodes[Int(slot)].referenced = true }
-        let part = extract(nodes[Int(slot)].value)
+        // workers drawing the same glyphs would trade its cache line back and forth). Its
+        // fields are read through the buffer, in place: reading them through the array
+        // copied the whole node (retaining and releasing its value) on every lookup.
+        let part = nodes.withUnsafeMutableBufferPointer { nodes in
+            if !nodes[Int(slot)].referenced { nodes[Int(slot)].referenced = true }
+            return extract(nodes[Int(slot)].value)
+        }
         if record {
             if part == nil { statistics.misses += 1 } else { statistics.hits += 1 }
         }
@@ -173,11 +177,14 @@ struct ClockMap<Key: Hashable, Value> {
         guard !table.isEmpty else { return (0, nil) }
         let mask = table.count - 1
         var bucket = Self.home(hash, mask)
-        while true {
-            let slot = table[bucket]
-            if slot < 0 { return (bucket, nil) }
-            if nodes[Int(slot)].hash == hash, nodes[Int(slot)].key == key { return (bucket, slot) }
-            bucket = (bucket + 1) & mask
+        // The nodes' fields read in place (see `value(for:hash:record:_:)`).
+        return nodes.withUnsafeBufferPointer { nodes in
+            while true {
+                let slot = table[bucket]
+                if slot < 0 { return (bucket, nil) }
+                if nodes[Int(slot)].hash == hash, nodes[Int(slot)].key == key { return (bucket, slot) }
+                bucket = (bucket + 1) & mask
+            }
         }
     }
 
