@@ -17,13 +17,22 @@ struct MeasureParameters: Equatable {
     var emoticons = true
     /// Hyphenate the body and quote (or the text alone): `hyphenate=true`.
     var hyphenate = false
-    /// A text alone's style besides its size (`layout=text`): weight, italic, letter-spacing,
-    /// features and lang, as `textrender measure` takes them.
+    /// A text alone's style besides its size and how its lines are set (`layout=text`):
+    /// weight, italic, letter-spacing, features, lang, variations, balance, exclusion shapes
+    /// and vertical columns, as `textrender measure` takes them.
     var textStyle = RenderSettings()
 
     /// The parameters that style a text alone.
     static let styleNames = ["weight", "italic", "letter-spacing", "features", "lang", "variations", "balance"]
+    /// The parameters that set a text alone's lines besides its style, and why a cell takes none.
+    static let textLayoutNames: KeyValuePairs = [
+        "exclude": "shapes a text alone: give it with layout=text (a cell's texts flow around none)",
+        "vertical": "sets a text alone: give it with layout=text (a cell's texts are horizontal)",
+    ]
     static let names = ["width", "layout", "max-lines", "font-size", "line-spacing", "emoticons", "hyphenate"] + styleNames
+        + textLayoutNames.map(\.key)
+    /// The parameters given once per value, as `--exclude` is repeated: one shape each.
+    static let repeatable: Set<Substring> = ["exclude"]
 
     init() {}
 
@@ -31,8 +40,9 @@ struct MeasureParameters: Equatable {
     init(query: some Sequence<(key: Substring, value: Substring)>) throws(ServiceError) {
         var seen = Set<Substring>()
         var givenWidth: Substring?
+        var shapes: [String] = []
         for (name, value) in query {
-            guard seen.insert(name).inserted else { throw .badRequest("query parameter \(name) given more than once") }
+            guard seen.insert(name).inserted || Self.repeatable.contains(name) else { throw .badRequest("query parameter \(name) given more than once") }
             func invalid(_ reason: String) -> ServiceError { .badRequest("invalid query parameter \(name)=\(value): \(reason)") }
             func number() throws(ServiceError) -> Double {
                 guard let number = Double(value) else { throw invalid("not a number") }
@@ -90,6 +100,11 @@ struct MeasureParameters: Equatable {
             case "balance":
                 guard let balance = Bool(String(value)) else { throw invalid("must be true or false") }
                 textStyle.lineBalance = balance
+            case "exclude":
+                shapes.append(String(value))
+            case "vertical":
+                guard let vertical = Bool(String(value)) else { throw invalid("must be true or false") }
+                textStyle.writingMode = vertical ? .vertical : .horizontal
             default:
                 throw .badRequest("unknown query parameter \(name) (known: \(Self.names.joined(separator: ", ")))")
             }
@@ -99,8 +114,30 @@ struct MeasureParameters: Equatable {
                 throw .badRequest("invalid query parameter width=\(givenWidth ?? "\(width)"): \(reason)")
             }
         }
-        if subject == .cell, let name = Self.styleNames.first(where: { seen.contains(Substring($0)) }) {
-            throw .badRequest("query parameter \(name) styles a text alone: give it with layout=text (a cell's texts have the feed's styles)")
+        // `render --exclude`'s rule, one shape a value.
+        switch ExclusionShape.shapes(options: shapes) {
+        case .success(let parsed): textStyle.exclusions = parsed
+        case .failure(.invalid(let value, let reason)): throw .badRequest("invalid query parameter exclude=\(value): \(reason)")
+        case .failure(let error): throw .badRequest(error.message(option: "query parameter exclude"))
+        }
+        if subject == .cell {
+            if let name = Self.styleNames.first(where: { seen.contains(Substring($0)) }) {
+                throw .badRequest("query parameter \(name) styles a text alone: give it with layout=text (a cell's texts have the feed's styles)")
+            }
+            if let (name, reason) = Self.textLayoutNames.first(where: { seen.contains(Substring($0.key)) }) {
+                throw .badRequest("query parameter \(name) \(reason)")
+            }
+        }
+        // What the library refuses of a text's lines (`LayoutOptions.validate()`): shapes
+        // with vertical columns or with balance.
+        if subject == .text, let refusal = textStyle.refusal {
+            let given = switch refusal.property {
+            case "exclusions" where textStyle.writingMode == .vertical: "exclude with vertical=true"
+            case "exclusions": "exclude (\(shapes.count) shapes)"
+            case "lineBalance": "balance=true with exclude"
+            default: refusal.property
+            }
+            throw .badRequest("invalid query parameter \(given): \(refusal.reason)")
         }
         textStyle.fontSize = fontSize
     }
@@ -238,6 +275,8 @@ extension TextService {
                                       subject: parameters.subject, widths: parameters.widths, maxLines: parameters.maxLines ?? 0,
                                       textStyle: parameters.textStyle.style)
         configured.lineBalance = parameters.textStyle.lineBalance
+        configured.exclusions = parameters.textStyle.exclusions
+        configured.writingMode = parameters.textStyle.writingMode
         let measurer = configured
         return Response(status: .ok, headers: [.contentType: "application/jsonl; charset=utf-8"], body: ResponseBody { writer in
             // The slot is held until the response is written.

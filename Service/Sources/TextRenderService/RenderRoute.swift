@@ -20,7 +20,7 @@ struct RenderRequest: Decodable, Sendable {
         "features", "maxLines", "truncationToken", "truncation", "align", "direction", "lineHeight",
         "lineHeightMultiple", "inset", "highlight", "emoticons", "scale", "debug", "maxPixels", "lang", "exactBox",
         "color", "background", "linkColor", "gray",
-        "variations", "balance", "hyphenate", "exclude",
+        "variations", "balance", "hyphenate", "exclude", "vertical",
     ]
 
     private struct Key: CodingKey {
@@ -97,6 +97,8 @@ struct RenderRequest: Decodable, Sendable {
         settings.highlight = try value("highlight") ?? false
         settings.lineBalance = try value("balance") ?? false
         settings.hyphenation = try value("hyphenate") ?? false ? .auto : .none
+        // Vertical columns: "width" is then the column length, as `render --vertical` takes it.
+        settings.writingMode = try value("vertical") ?? false ? .vertical : .horizontal
         settings.debug = try value("debug") ?? false
         settings.truncationToken = try value("truncationToken")
         settings.lineHeightMultiple = try value("lineHeightMultiple") ?? settings.lineHeightMultiple
@@ -143,6 +145,7 @@ struct RenderRequest: Decodable, Sendable {
             case "scale": ("scale", settings.scale)
             case "maxPixels": ("maxPixels", settings.maxPixels)
             // What the library refuses beside exclusion shapes.
+            case "exclusions" where settings.writingMode == .vertical: ("exclude", "with \"vertical\"")
             case "exclusions": ("exclude", "(\(settings.exclusions.count) shapes)")
             case "lineBalance": ("balance", "true with \"exclude\"")
             case "truncation": ("truncation", "\"\(settings.truncation)\" with \"exclude\"")

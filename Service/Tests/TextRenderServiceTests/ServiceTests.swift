@@ -34,6 +34,13 @@ import TextRenderService
          ["--width", "250,320", "--layout", "text", "--weight", "bold", "--italic", "--letter-spacing", "1.5",
           "--features=-liga,tnum", "--lang", "ja"]),
         ("width=250,320&layout=text&balance=true", ["--width", "250,320", "--layout", "text", "--balance"]),
+        // Vertical columns: one length gives "width" in place of "height", several give layouts.
+        ("width=300&layout=text&vertical=true&max-lines=4", ["--width", "300", "--layout", "text", "--vertical", "--max-lines", "4"]),
+        ("width=200,480&layout=text&vertical=true&lang=ja", ["--width", "200,480", "--layout", "text", "--vertical", "--lang", "ja"]),
+        // Exclusion shapes, one exclude parameter a shape (a blank in a polygon sent as %20).
+        ("width=300,375&layout=text&exclude=circle:40,40,36&exclude=rect:250,0,50,30&exclude=polygon:300,60,%20220,100,300,140",
+         ["--width", "300,375", "--layout", "text", "--exclude", "circle:40,40,36", "--exclude", "rect:250,0,50,30",
+          "--exclude", "polygon:300,60, 220,100,300,140"]),
         ("width=400&font-size=20&line-spacing=3&max-lines=0&emoticons=off",
          ["--width", "400", "--font-size", "20", "--line-spacing", "3", "--max-lines", "0", "--emoticons", "none"]),
     ])
@@ -89,7 +96,7 @@ import TextRenderService
         ("font-size=0", "invalid query parameter font-size=0: must be in (0, 100000] points"),
         ("emoticons=maybe", "invalid query parameter emoticons=maybe: must be on or off"),
         ("width=300&width=400", "query parameter width given more than once"),
-        ("jobs=2", "unknown query parameter jobs (known: width, layout, max-lines, font-size, line-spacing, emoticons, hyphenate, weight, italic, letter-spacing, features, lang, variations, balance)"),
+        ("jobs=2", "unknown query parameter jobs (known: width, layout, max-lines, font-size, line-spacing, emoticons, hyphenate, weight, italic, letter-spacing, features, lang, variations, balance, exclude, vertical)"),
         ("layout=text&weight=heavy", "invalid query parameter weight=heavy: must be regular or bold"),
         ("layout=text&italic=yes", "invalid query parameter italic=yes: must be true or false"),
         ("layout=text&balance=1", "invalid query parameter balance=1: must be true or false"),
@@ -100,6 +107,18 @@ import TextRenderService
         ("layout=text&variations=wght=700", #"invalid query parameter variations: no font of the chain has a \"wght\" axis (no font of the chain is variable)"#),
         ("layout=text&lang=1", "invalid query parameter lang=1: expected a BCP 47 language tag such as ja, ko, zh-Hans, zh-Hant, en-US"),
         ("lang=ja&letter-spacing=2", "query parameter letter-spacing styles a text alone: give it with layout=text (a cell's texts have the feed's styles)"),
+        ("exclude=circle:1,2,3", "query parameter exclude shapes a text alone: give it with layout=text (a cell's texts flow around none)"),
+        ("vertical=true", "query parameter vertical sets a text alone: give it with layout=text (a cell's texts are horizontal)"),
+        ("layout=text&vertical=yes", "invalid query parameter vertical=yes: must be true or false"),
+        ("layout=text&vertical=true&vertical=false", "query parameter vertical given more than once"),
+        ("layout=text&exclude=oval:1,2,3", "invalid query parameter exclude=oval:1,2,3: use rect:X,Y,W,H, circle:X,Y,R or polygon:X1,Y1,X2,Y2,X3,Y3,... (points, layout coordinates)"),
+        ("layout=text&exclude=rect:0,0,10,10&exclude=circle:1,2,0", "invalid query parameter exclude=circle:1,2,0: a circle's radius must be more than 0"),
+        ("layout=text&" + Array(repeating: "exclude=circle:1,2,3", count: 257).joined(separator: "&"),
+         "too many query parameter exclude values (257): at most 256"),
+        ("layout=text&vertical=true&exclude=circle:1,2,3",
+         "invalid query parameter exclude with vertical=true: shapes are placed around horizontal lines; vertical text takes none"),
+        ("layout=text&balance=true&exclude=circle:1,2,3",
+         "invalid query parameter balance=true with exclude: lines around exclusion shapes each have their own width; balance them without exclusions"),
     ])
     func badQueryParametersAre400(query: String, message: String) async throws {
         let response = try await withServer { port in try await HTTP.send(port: port, "POST", "/measure?" + query, body: Self.feed) }
@@ -252,23 +271,33 @@ import TextRenderService
         #expect(Array(FileManager.default.contents(atPath: path) ?? Data()) == response.body)
     }
 
-    /// Balanced lines, middle truncation over lines and exclusion shapes, as
-    /// `render --balance`, `--truncation middle` and `--exclude` draw them.
-    @Test func renderTakesBalanceTruncationAndExclusions() async throws {
+    /// Balanced lines, middle truncation over lines, exclusion shapes and vertical columns,
+    /// as `render --balance`, `--truncation middle`, `--exclude` and `--vertical` draw them.
+    @Test func renderTakesBalanceTruncationExclusionsAndVertical() async throws {
         let title = "City council approves new bike lanes after a long debate"
+        // Upright ideographs and punctuation in their vertical forms, Latin and digits sideways.
+        let poem = "床前明月光，疑是地上霜。「举头望明月」，低头思故乡。Li Bai 726"
         let shapes = ["circle:40,40,36", "rect:250,0,50,30", "polygon:300,60,220,100,300,140"]
         let cases = [
-            ("", []), (#","balance":true"#, ["--balance"]), (#","maxLines":2,"truncation":"middle""#, ["--max-lines", "2", "--truncation", "middle"]),
-            (#","exclude":["\#(shapes.joined(separator: #"",""#))"]"#, shapes.flatMap { ["--exclude", $0] }),
-            (#","exclude":["\#(shapes[0])"],"maxLines":2"#, ["--exclude", shapes[0], "--max-lines", "2"]),
+            (title, "", []), (title, #","balance":true"#, ["--balance"]),
+            (title, #","maxLines":2,"truncation":"middle""#, ["--max-lines", "2", "--truncation", "middle"]),
+            (title, #","exclude":["\#(shapes.joined(separator: #"",""#))"]"#, shapes.flatMap { ["--exclude", $0] }),
+            (title, #","exclude":["\#(shapes[0])"],"maxLines":2"#, ["--exclude", shapes[0], "--max-lines", "2"]),
+            (poem, #","vertical":true"#, ["--vertical"]),
+            (poem, #","vertical":true,"maxLines":3,"balance":true"#, ["--vertical", "--max-lines", "3", "--balance"]),
         ]
         var answers: [[UInt8]] = []
-        for (fields, options) in cases {
-            let json = #"{"text":"\#(title)","width":300,"fontSize":28,"align":"center"\#(fields)}"#
+        for (text, fields, options) in cases {
+            let json = #"{"text":"\#(text)","width":300,"fontSize":28,"align":"center"\#(fields)}"#
             let response = try await withServer { port in try await HTTP.send(port: port, "POST", "/render", body: Array(json.utf8)) }
             #expect(response.status == 200, "\(json): \(response.text)")
+            if options.contains("--vertical") {
+                // The box is turned: 300 points is its height, the columns' length.
+                #expect(response.headers["textkitlite-size"]?.hasSuffix("x300.0") == true, "\(response.headers)")
+                #expect(try GrayImage(pngData: response.body).height == 300)
+            }
             let path = NSTemporaryDirectory() + "service-render-options.png"
-            let cli = try runTool(textrenderPath, ["render", title, "--width", "300", "--font-size", "28", "--align", "center", "--output", path] + options)
+            let cli = try runTool(textrenderPath, ["render", text, "--width", "300", "--font-size", "28", "--align", "center", "--output", path] + options)
             try #require(cli.status == 0, "\(cli.stderr)")
             #expect(Array(FileManager.default.contents(atPath: path) ?? Data()) == response.body, "\(options)")
             answers.append(response.body)
@@ -310,6 +339,9 @@ import TextRenderService
          #"invalid \"balance\" true with \"exclude\": lines around exclusion shapes each have their own width"#),
         (#"{"text":"x","exclude":["circle:1,2,3"],"maxLines":2,"truncation":"start"}"#, 400,
          #"invalid \"truncation\" \"start\" with \"exclude\": start truncation over several lines cannot be combined with exclusion shapes"#),
+        (#"{"text":"x","vertical":"yes"}"#, 400, #"\"vertical\" must be true or false"#),
+        (#"{"text":"x","exclude":["circle:1,2,3"],"vertical":true}"#, 400,
+         #"invalid \"exclude\" with \"vertical\": shapes are placed around horizontal lines; vertical text takes none"#),
         (#"{"text":"hello world","maxPixels":100}"#, 422, "bitmap of 375×20 pixels exceeds the limit of 100 pixels"),
     ])
     func badRenderRequests(body: String, status: Int, message: String) async throws {
