@@ -153,4 +153,28 @@ import Testing
             try Fixtures.engine.layout(shaped, options: Self.vertical(100))
         } throws: { ($0 as? LayoutError)?.description.contains("writingMode") == true }
     }
+
+    /// Upright characters at an odd bidi level (neutrals in a right-to-left paragraph, here
+    /// U+FFFD) make a right-to-left word, its glyphs in visual order as any right-to-left
+    /// word's: one longer than the column is cut at its grapheme clusters. (Their glyphs came
+    /// top to bottom while read as visual order, and the whole word went on one column 238
+    /// points long for 161; found by the layout fuzzer.)
+    @Test func uprightRightToLeftWordsAreCutToTheColumn() throws {
+        var options = Self.vertical(161)
+        options.direction = .rightToLeft
+        let text = AttributedText(String(repeating: "\u{FFFD}", count: 12), style: TextStyle(size: 17))
+        let layout = try Fixtures.engine.layout(text, options: options)
+        #expect(layout.lines.count == 2)
+        for line in layout.lines {
+            #expect(line.frame.width <= 161 + 1e-9, "column \(line.range) is \(line.frame.width) long")
+        }
+        let runs = layout.lines.flatMap(\.runs)
+        #expect(!runs.isEmpty && runs.allSatisfy { $0.isUpright && $0.isRightToLeft })
+        for run in runs {
+            #expect(zip(run.clusters, run.clusters.dropFirst()).allSatisfy { $0 > $1 }, "clusters \(run.clusters) not in visual order")
+        }
+        #expect(try Fixtures.engine.measure(text, options: options) == TextMeasurement(layout))
+        // The word reads upwards: the top of the first column is where its part ends.
+        #expect(layout.characterIndex(at: Point(x: layout.size.width - 1, y: 1)) == layout.lines[0].range.upperBound)
+    }
 }

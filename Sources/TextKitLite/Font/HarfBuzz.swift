@@ -299,7 +299,9 @@ final class HarfBuzzShaper {
     /// is turned (`LayoutOptions.WritingMode.vertical`): the advance is the vertical advance,
     /// and the offsets are those of the glyph's vertical origin (the top centre of its
     /// vertical advance box) from the pen: x down the column, y (up positive, as HarfBuzz's)
-    /// towards the right of the column. A glyph HarfBuzz does not move has offsets 0.
+    /// towards the right of the column. A glyph HarfBuzz does not move has offsets 0. An
+    /// upright right-to-left word's glyphs come in visual order (the last cluster first), as
+    /// every right-to-left word's do.
     func shape(
         _ font: Font, text: UnsafeBufferPointer<UInt16>,
         rightToLeft: Bool, upright: Bool = false, script: Script, language: String?
@@ -323,6 +325,9 @@ final class HarfBuzzShaper {
             hb_shape(font.harfBuzz.font, buffer, features, UInt32(features.count))
         }
         guard hb_buffer_allocation_successful(buffer) != 0 else { return nil }
+        // Top to bottom is logical order; a right-to-left word (upright neutrals at an odd
+        // bidi level, UAX #9) is in visual order, as HB_DIRECTION_RTL gives it: reversed.
+        if upright, rightToLeft { hb_buffer_reverse(buffer) }
         // Synthetic bold widens every advancing glyph (not zero-width marks) as its outlines grow.
         let widening = font.synthesis.emboldened ? Int32((Double(font.unitsPerEm) * FontSynthesis.emboldening).rounded()) : 0
         var count: UInt32 = 0
