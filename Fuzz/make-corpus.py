@@ -8,15 +8,17 @@ import os
 
 def header(width=50, size=107, lines=0, token=0, trunc=0, align=0, two=False, direction=0, lh=0,
            mult=0, scale=2, debug=False, bg=False, cancel=None, inset=0, spacing=0, lang=0,
-           pixels=0, feed=False, pgm=False, flow=0):
+           pixels=0, feed=False, pgm=False, flow=0, vertical=False):
     """width: 1 + 2×byte points (255: infinite); size: 1 + 0.15×byte points (< 224);
-    flow: 1 balance, 2 exclusion shapes and balance, 3 to 5 shapes (`shapes` starts the body)."""
+    flow: 1 balance, 2 exclusion shapes and balance, 3 to 5 shapes (`shapes` starts the body);
+    pixels: byte 7 (pixel limit, second style's attributes, 0x80 attachments on U+FFFC);
+    vertical: columns (0x40 in byte 7; its 0x20 stays clear)."""
     b2 = (0 if lines == 0 else lines + 5) | (token << 4)
     b3 = (trunc + 3 * align) | (0xC0 if two else 0)
     b4 = direction + 3 * lh + 12 * mult + 48 * flow
     b5 = scale | (8 if debug else 0) | (0x10 if bg else 0) | ((cancel + 5) << 5 if cancel is not None else 0)
     b6 = inset | (spacing << 2) | (lang << 5)
-    b7 = 0xFE if feed else 0xFD if pgm else pixels
+    b7 = 0xFE if feed else 0xFD if pgm else pixels | (0x40 if vertical else 0)
     return bytes([width, size, b2, b3, b4, b5, b6, b7])
 
 def shapes(*records):
@@ -72,6 +74,18 @@ CASES = {
     "exclusions-balance-start": (header(width=120, lines=3, trunc=1, flow=2) + shapes(circle(100, 10, 30)), PARAGRAPH),
     "exclusions-unwrapped-rtl": (header(width=255, direction=2, align=4, flow=3) + shapes(rect(-10, -10, 60, 60), polygon((0, 0), (0, 0), (0, 0))),
                                  "مرحبا بالعالم\nשלום עולם " + PARAGRAPH),
+    # Vertical columns: a poem in Japanese forms; mixed scripts justified and truncated, in
+    # two styles; balanced columns; shapes (refused by name); right to left with start
+    # truncation, insets and fixed line heights; unwrapped with attachments, cancelled.
+    "vertical-poem": (header(width=100, size=150, lang=3, vertical=True), "静夜思\n床前明月光，疑是地上霜。\n举头望明月，低头思故乡。"),
+    "vertical-mixed-justify-truncated": (header(width=60, lines=2, token=8, align=4, two=True, scale=5, vertical=True),
+                                         "今天天气真好，我们去公园散步吧！Hello 2026 年 👋 「引号」（括号）……ｆｕｌｌ"),
+    "vertical-balance": (header(width=80, align=2, lang=2, flow=1, vertical=True), PARAGRAPH),
+    "vertical-exclusions-refused": (header(width=120, flow=3, vertical=True) + shapes(circle(20, 20, 18)), PARAGRAPH),
+    "vertical-rtl-start-truncation": (header(width=40, direction=2, lines=3, trunc=1, token=10, inset=2, spacing=3, lh=3,
+                                             vertical=True), "مرحبا بالعالم 中文竖排 שלום 123 かな、カナ。"),
+    "vertical-unwrapped-attachments": (header(width=255, cancel=0, pixels=0x80, bg=True, vertical=True),
+                                       "图片\ufffc在这里\ufffc文字 abc\n第二段\ufffc"),
 }
 
 SANS, BOLD, CJK, EMOJI = range(4)

@@ -20,10 +20,11 @@ public enum Invariants {
     }
 
     /// Itemizing with runs that continue an item extended at once (`Itemizer.extendsRuns`)
-    /// gives the pieces that itemizing cluster by cluster gives.
-    public static func checkItemRuns(_ text: AttributedText, direction: ParagraphDirection, engine: TextEngine) {
+    /// gives the pieces that itemizing cluster by cluster gives, for lines of either writing mode.
+    public static func checkItemRuns(_ text: AttributedText, direction: ParagraphDirection,
+                                     writingMode: LayoutOptions.WritingMode = .horizontal, engine: TextEngine) {
         func pieces(_ extendsRuns: Bool) -> [String] {
-            let itemizer = Itemizer(text: text, direction: direction, fonts: engine.fonts, cache: engine.shapeCache,
+            let itemizer = Itemizer(text: text, direction: direction, writingMode: writingMode, fonts: engine.fonts, cache: engine.shapeCache,
                                     extendsRuns: extendsRuns)
             return Paragraphs.split(text.utf16).flatMap { itemizer.shape($0).pieces }.map(\.debugDescription)
         }
@@ -94,7 +95,7 @@ public enum Invariants {
         let shaped: ShapedText
         let again: TextLayout
         do {
-            shaped = try engine.shape(text, direction: options.direction)
+            shaped = try engine.shape(text, direction: options.direction, writingMode: options.writingMode)
             again = try engine.layout(shaped, options: options)
         } catch {
             fail("relayout of a shaped text failed: \(error)")

@@ -14,8 +14,9 @@ struct LayoutFuzzerMain {
 /// Feeds random bytes through `TextEngine.layout` and `TextRenderer.render`.
 ///
 /// The first `FuzzCase.headerSize` bytes choose the width, font size, line limit,
-/// truncation, alignment, direction, line height, insets, scale, pixel limit, balance and
-/// whether there are exclusion shapes; the rest is the text (UTF-8, invalid sequences
+/// truncation, alignment, direction, line height, insets, scale, pixel limit, balance,
+/// whether there are exclusion shapes and whether the lines are vertical columns; the rest
+/// is the text (UTF-8, invalid sequences
 /// replaced by U+FFFD), after the shapes' own bytes (`FuzzCase.exclusions`). Invariants,
 /// each sound for any input (* marks those checked by `FuzzSupport.Invariants`, shared by
 /// the fuzz targets):
@@ -46,9 +47,16 @@ struct LayoutFuzzerMain {
 /// 8. With balanced lines (`lineBalance`), the layout has as many lines as greedy breaking
 ///    at the width gives, no wider; a truncated text is laid out as greedy breaking lays it out.
 /// 9. Exclusion shapes the library refuses (a radius or size not above 0, a polygon under 3
-///    vertices; with balance, or with start truncation over several lines) are refused by
-///    layout and measuring alike, naming the option, never a trap; around the others, no line
-///    that fits its interval overlaps a shape over its line box, or leaves the content box.
+///    vertices; with balance, with vertical text, or with start truncation over several
+///    lines) are refused by layout and measuring alike, naming the option, never a trap;
+///    around the others, no line that fits its interval overlaps a shape over its line box,
+///    or leaves the content box.
+/// 10. The box across the lines (`lineSize.height`: `size.height`, or a vertical layout's
+///    `size.width`) is the lines' stacked height with the insets, and along them
+///    (`lineSize.width`) the width laid out at, or the measured width when unwrapped; a
+///    vertical layout's `lineSize` is its `size` turned. Vertical layouts go through every
+///    invariant above that holds for lines (1 to 5, 7, 8) and hit testing: `characterIndex(at:)`
+///    at points inside the box gives offsets within the text.
 enum LayoutFuzzer {
     static let fonts: FontFallbackChain = {
         do { return try BundledFonts.chain() } catch { fatalError("bundled fonts: \(error)") }
@@ -76,7 +84,7 @@ enum LayoutFuzzer {
         checkWidths(layout)
         checkLineStarts(layout)
         let shaped = Invariants.checkRelayout(layout, text: text, engine: engine)
-        Invariants.checkItemRuns(text, direction: options.direction, engine: engine)
+        Invariants.checkItemRuns(text, direction: options.direction, writingMode: options.writingMode, engine: engine)
         if options.lineBalance { checkBalance(layout, shaped: shaped, engine: engine) }
         if options.exclusions.isEmpty {
             // Around shapes a narrower box moves the free intervals: the lines may change.
@@ -84,6 +92,8 @@ enum LayoutFuzzer {
         } else {
             checkExclusions(layout)
         }
+        checkBox(layout)
+        if layout.isVertical { checkHitTesting(layout) }
         checkRender(layout, fuzzCase: fuzzCase)
     }
 
@@ -112,6 +122,10 @@ enum LayoutFuzzer {
         if !options.exclusions.isEmpty, options.lineBalance {
             requireRefusal("lineBalance")
             options.lineBalance = false
+        }
+        if !options.exclusions.isEmpty, options.writingMode == .vertical {
+            requireRefusal("exclusions")
+            options.exclusions = []
         }
         if !options.exclusions.isEmpty, options.keepsLastLines {
             requireRefusal("truncation")
@@ -162,6 +176,36 @@ enum LayoutFuzzer {
                 require(frame.maxX <= extent.left + m || frame.x >= extent.right - m,
                         "line \(index) \(frame) overlaps \(shape) (\(extent.left)...\(extent.right) over its box)")
             }
+        }
+    }
+
+    /// Invariant 10, the box: across the lines, their stacked height; along them, the width
+    /// (or the measured width); turned for vertical lines.
+    static func checkBox(_ layout: TextLayout) {
+        let options = layout.options, insets = options.lineInsets
+        let (size, lineSize) = (layout.size, layout.lineSize)
+        require(lineSize == (layout.isVertical ? Size(width: size.height, height: size.width) : size),
+                "lineSize \(lineSize) is not the size \(size) \(layout.isVertical ? "turned" : "")")
+        let stacked = max(insets.vertical, (layout.lines.last?.frame.maxY ?? insets.top) + insets.bottom)
+        require(abs(lineSize.height - stacked) <= epsilon * max(1, stacked),
+                "the box is \(lineSize.height) across the lines, they stack \(stacked) high (size \(size), vertical: \(layout.isVertical))")
+        let length = options.width.isFinite ? options.width : layout.measuredWidth
+        require(lineSize.width == length, "the box is \(lineSize.width) along the lines for a width of \(options.width) (measured \(layout.measuredWidth))")
+    }
+
+    /// Invariant 10, hit testing of a vertical layout: points over the box (a grid, and
+    /// each column's middle) map to offsets within the text.
+    static func checkHitTesting(_ layout: TextLayout) {
+        let count = layout.text.utf16Count
+        let size = layout.size
+        var points = (0..<25).map { Point(x: size.width * (Double($0 % 5) + 0.5) / 5, y: size.height * (Double($0 / 5) + 0.5) / 5) }
+        points += layout.lines.prefix(64).map { line in
+            let rect = layout.layoutRect(line.frame)
+            return Point(x: rect.x + rect.width / 2, y: rect.y + rect.height / 2)
+        }
+        for point in points {
+            let index = layout.characterIndex(at: point)
+            require((0...count).contains(index), "characterIndex(at: \(point)) is \(index), outside the text's 0...\(count) (size \(size))")
         }
     }
 
@@ -384,6 +428,10 @@ struct FuzzCase {
         // pair the library refuses), 3 to 5 shapes.
         let flow = header[4] / 48
         options.lineBalance = flow == 1 || flow == 2
+        // Byte 7's bits 5 and 6 as 2 (0x40 without 0x20; no other use, and no input of the
+        // corpus made before vertical text has them so): vertical columns, shapes and all
+        // (which the library refuses).
+        if header[7] & 0x60 == 0x40 { options.writingMode = .vertical }
         if flow >= 2, mode == .text {
             options.exclusions = Self.exclusions(from: &body, width: width, size: size)
         }
