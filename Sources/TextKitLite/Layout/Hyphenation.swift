@@ -55,8 +55,11 @@ public struct Hyphenation: Sendable, Hashable, Codable {
 
     /// Checks the minimums (each from 1 to `maximumLength`), naming the first bad one.
     func validate() throws(LayoutError) {
+        let allowed = 1...Self.maximumLength
+        // Checked without building the list: every layout and measurement validates its options.
+        guard !allowed.contains(minimumWordLength) || !allowed.contains(minimumBefore) || !allowed.contains(minimumAfter) else { return }
         for (name, value) in [("minimumWordLength", minimumWordLength), ("minimumBefore", minimumBefore),
-                              ("minimumAfter", minimumAfter)] where !(1...Self.maximumLength).contains(value) {
+                              ("minimumAfter", minimumAfter)] where !allowed.contains(value) {
             throw .invalidOption(name: "hyphenation.\(name)", value: "\(value)", reason: "must be from 1 to \(Self.maximumLength) letters")
         }
     }

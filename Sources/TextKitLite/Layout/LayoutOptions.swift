@@ -194,27 +194,30 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         guard insets.isWithin(Self.maximumLength) else {
             throw .invalidOption(name: "insets", value: "\(insets)", reason: Self.insetReason)
         }
-        guard exclusions.count <= ExclusionShape.maximumCount else {
-            throw .invalidOption(name: "exclusions", value: "\(exclusions.count) shapes", reason: "at most \(ExclusionShape.maximumCount) shapes")
-        }
-        if let bad = exclusions.first(where: { $0.problem != nil }) {
-            throw .invalidOption(name: "exclusions", value: bad.description, reason: bad.problem!)
-        }
-        let vertices = exclusions.reduce(0) { $0 + $1.vertexCount }
-        guard vertices <= ExclusionShape.maximumVertices else {
-            throw .invalidOption(name: "exclusions", value: "\(vertices) polygon vertices", reason: "at most \(ExclusionShape.maximumVertices) polygon vertices in all")
-        }
-        // Lines around exclusion shapes each have their own width and place: balancing breaks
-        // every line at one width, and start truncation over several lines drops the first
-        // lines, which would move the others past the shapes they were broken beside.
-        if !exclusions.isEmpty, lineBalance {
-            throw .invalidOption(name: "lineBalance", value: "true", reason: "lines around exclusion shapes each have their own width; balance them without exclusions")
-        }
-        if !exclusions.isEmpty, writingMode == .vertical {
-            throw .invalidOption(name: "exclusions", value: exclusions[0].description, reason: "shapes are placed around horizontal lines; vertical text takes none")
-        }
-        if !exclusions.isEmpty, keepsLastLines {
-            throw .invalidOption(name: "truncation", value: "start", reason: "start truncation over several lines cannot be combined with exclusion shapes; use end or middle truncation, or one line")
+        // Read once, and only when there are shapes: every layout and measurement validates.
+        if let shapes = exclusionList {
+            guard shapes.count <= ExclusionShape.maximumCount else {
+                throw .invalidOption(name: "exclusions", value: "\(shapes.count) shapes", reason: "at most \(ExclusionShape.maximumCount) shapes")
+            }
+            if let bad = shapes.first(where: { $0.problem != nil }) {
+                throw .invalidOption(name: "exclusions", value: bad.description, reason: bad.problem!)
+            }
+            let vertices = shapes.reduce(0) { $0 + $1.vertexCount }
+            guard vertices <= ExclusionShape.maximumVertices else {
+                throw .invalidOption(name: "exclusions", value: "\(vertices) polygon vertices", reason: "at most \(ExclusionShape.maximumVertices) polygon vertices in all")
+            }
+            // Lines around exclusion shapes each have their own width and place: balancing breaks
+            // every line at one width, and start truncation over several lines drops the first
+            // lines, which would move the others past the shapes they were broken beside.
+            if lineBalance {
+                throw .invalidOption(name: "lineBalance", value: "true", reason: "lines around exclusion shapes each have their own width; balance them without exclusions")
+            }
+            if writingMode == .vertical {
+                throw .invalidOption(name: "exclusions", value: shapes[0].description, reason: "shapes are placed around horizontal lines; vertical text takes none")
+            }
+            if keepsLastLines {
+                throw .invalidOption(name: "truncation", value: "start", reason: "start truncation over several lines cannot be combined with exclusion shapes; use end or middle truncation, or one line")
+            }
         }
         if width.isFinite, width <= lineInsets.horizontal {
             throw .invalidOption(name: "width", value: "\(width)", reason: "leaves no room inside the insets (\(lineInsets.horizontal) points)")
