@@ -76,6 +76,15 @@ import Testing
         #expect(bounds.height > 3 * bounds.width)
     }
 
+    /// Latin letters after an upright neutral (©, U in UAX #50) turn sideways again, and
+    /// ideographs after a sideways neutral stand upright: runs split where orientation does.
+    @Test func orientationSplitsRunsAfterNeutrals() throws {
+        for (text, upright) in [("a©bcdefg", [false, true, false]), ("©abc", [true, false]), ("明 月明月", [true, false, true])] {
+            let runs = try Self.layout(text, Self.vertical(400)).lines[0].runs
+            #expect(runs.map(\.isUpright) == upright, "\(text): \(runs.map { ($0.range, $0.isUpright) })")
+        }
+    }
+
     /// Hit testing finds characters by column (x) and position down it (y); a range's rect
     /// lies in its column.
     @Test func hitTestingFindsCharactersInColumns() throws {

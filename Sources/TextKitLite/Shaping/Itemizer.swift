@@ -273,8 +273,10 @@ struct Itemizer {
             }
             cutter.noteCluster(clusterStart..<clusterEnd, of: original)
             clusterStart = clusterEnd
+            // (Ideographs stand upright in vertical text, printable ASCII turns sideways: an
+            // item of the other orientation, a neutral's, is not extended.)
             if unitClusters, preferred == nil, let last = items.last, last.attachment < 0,
-               last.script == .han || last.script == .latin {
+               last.script == .han || last.script == .latin, last.upright == (vertical && last.script == .han) {
                 let end = runIndex + 1 < runCount ? min(original.count, runEnd - base) : original.count
                 var k = clusterStart
                 while k < end, Self.continues(last.script, original[k]), chain.memoizedFont(for: UInt32(original[k])) == last.font {
