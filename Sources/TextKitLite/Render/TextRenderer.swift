@@ -472,8 +472,7 @@ public struct TextRenderer: Sendable {
                                          x originX: Double, y originY: Double, scale: Double)
         -> (image: GrayImage, x: Int, y: Int, width: Int, height: Int)? {
         let text = placed.isTruncationToken ? layout.options.truncationToken : layout.text
-        guard case .image(var image)? = text?.attachment(at: placed.offset)?.content else { return nil }
-        if layout.isVertical { image = image.turnedCounterClockwise() }  // upright once the line is turned
+        guard case .image(let image)? = text?.attachment(at: placed.offset)?.content else { return nil }
         let rect = placed.rect.offsetBy(dx: originX, dy: originY)
         let left = (rect.x * scale).rounded(), top = (rect.y * scale).rounded()
         let right = (rect.maxX * scale).rounded(), bottom = (rect.maxY * scale).rounded()
@@ -486,7 +485,9 @@ public struct TextRenderer: Sendable {
     private func drawAttachment(_ placed: LayoutLine.Attachment, of layout: TextLayout, into bitmap: inout Bitmap,
                                 x originX: Double, y originY: Double, shiftX: Int, shiftY: Int, scale: Double) {
         guard let box = Self.attachmentPixels(placed, of: layout, x: originX, y: originY, scale: scale) else { return }
-        bitmap.draw(box.image, x: box.x + shiftX, y: box.y + shiftY, width: box.width, height: box.height)
+        // Turned only to draw (the frame needs its box alone): upright once the line is turned.
+        let image = layout.isVertical ? box.image.turnedCounterClockwise() : box.image
+        bitmap.draw(image, x: box.x + shiftX, y: box.y + shiftY, width: box.width, height: box.height)
     }
 
     /// A line's decoration strokes of one kind in pixels, snapped to whole pixels, at least
