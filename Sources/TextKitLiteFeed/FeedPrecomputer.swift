@@ -14,7 +14,7 @@ import TextKitLite
 /// `measure` gives what a list needs ahead of scrolling (heights, line counts, line starts,
 /// truncation) without laying cells out; `layout` gives cells to draw. Both are safe to call
 /// from any thread: a feed is precomputed on all cores, in input order and flat memory, by
-/// `OrderedParallelMap.run` (or `.stream` for an async sequence) over them.
+/// mapping it with `RenderQueuePool.orderedMap` (a sequence or an async sequence).
 public final class FeedPrecomputer: Sendable {
     public let engine: TextEngine
     public let style: FeedCellStyle

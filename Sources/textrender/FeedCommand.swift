@@ -121,8 +121,8 @@ struct FeedCommand: ParsableCommand {
         // them, write each image to a temporary file and encode its layouts.jsonl line; this
         // thread names the images in input order, appends the lines and hands the renames
         // back to the workers. After a failure, stop reading: batches in flight are dropped.
-        OrderedParallelMap.run(reader.lineBatches(of: Self.batchSize).lazy.prefix { _ in failure == nil }, pool: pool, window: 4 * feed.jobs,
-                               transform: { batch -> DrawnBatch in
+        pool.orderedMap(reader.lineBatches(of: Self.batchSize).lazy.prefix { _ in failure == nil }, window: 4 * feed.jobs,
+                        transform: { batch -> DrawnBatch in
             let drawn = drawer.draw(batch) { stopped.load(ordering: .relaxed) }
             if drawn.failed { stopped.store(true, ordering: .relaxed) }
             return drawn

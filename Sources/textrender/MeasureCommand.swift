@@ -98,8 +98,8 @@ struct MeasureCommand: ParsableCommand {
         // written in input order. After a failed write, stop reading: batches in flight are
         // dropped.
         let reader = FeedReader(descriptor: descriptor)
-        OrderedParallelMap.run(reader.lineBatches(of: Self.batchSize).lazy.prefix { _ in failure == nil }, pool: pool, window: 4 * feed.jobs,
-                               transform: { Self.measure($0, with: measurer) }, consume: { parts in
+        pool.orderedMap(reader.lineBatches(of: Self.batchSize).lazy.prefix { _ in failure == nil }, window: 4 * feed.jobs,
+                        transform: { Self.measure($0, with: measurer) }, consume: { parts in
             guard failure == nil else { return }
             do {
                 for part in parts {

@@ -64,11 +64,11 @@ private func show(_ bitmap: Bitmap, in target: RenderTarget) { shown.withLock { 
         #expect(targets.allSatisfy { $0.contents != nil })
     }
 
-    @Test func orderedParallelMap() {
+    @Test func orderedMap() {
         let engine = engine
         let texts = ["One", "Two", "Three"].map { AttributedText($0, style: TextStyle(size: 17)) }
         var heights: [Double] = []
-        OrderedParallelMap.run(texts, pool: .shared, window: 64) { text in
+        RenderQueuePool.shared.orderedMap(texts, window: 64) { text in
             (try? engine.measure(text, options: LayoutOptions(width: 300)))?.height ?? 0
         } consume: { height in
             heights.append(height)

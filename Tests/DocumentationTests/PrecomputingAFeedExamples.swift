@@ -24,7 +24,7 @@ import TextKitLiteFeed
         #expect(try bodyLines == precomputer.layout(posts[1], width: 375).lineCounts["body"])
 
         var heights: [String: Double] = [:]
-        OrderedParallelMap.run(posts, pool: .shared, window: 256) { post in
+        RenderQueuePool.shared.orderedMap(posts, window: 256) { post in
             try? precomputer.measure(post, width: 375)
         } consume: { measured in
             if let measured { heights[measured.postID] = measured.height }

@@ -442,7 +442,7 @@ import Testing
 /// A feed's cells on two workers, in input order, as an app precomputes them.
 private func precompute(_ posts: [FeedPost], width: Double = 375, window: Int = 256, with p: FeedPrecomputer,
                         consume: (Result<CellLayout, LayoutError>) -> Void) {
-    OrderedParallelMap.run(posts, pool: RenderQueuePool(workerCount: 2), priority: .prefetch, window: window, transform: { post in
+    RenderQueuePool(workerCount: 2).orderedMap(posts, priority: .prefetch, window: window, transform: { post in
         Result { () throws(LayoutError) -> CellLayout in try p.layout(post, width: width) }
     }, consume: consume)
 }
@@ -451,7 +451,7 @@ private func precompute(_ posts: [FeedPost], width: Double = 375, window: Int = 
 private func cells<Posts: AsyncSequence & Sendable>(_ posts: Posts, width: Double, window: Int,
                                                     with p: FeedPrecomputer) -> AsyncThrowingStream<CellLayout, Error>
 where Posts.Element == FeedPost {
-    OrderedParallelMap.stream(posts, pool: RenderQueuePool(workerCount: 2), priority: .prefetch, window: window) { post in
+    RenderQueuePool(workerCount: 2).orderedMap(posts, priority: .prefetch, window: window) { post in
         try p.layout(post, width: width)
     }
 }

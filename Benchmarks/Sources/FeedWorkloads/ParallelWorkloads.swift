@@ -19,7 +19,7 @@ public enum ParallelWorkloads {
     public static func precompute(_ posts: [FeedPost] = Feed.posts, pool: RenderQueuePool,
                                   with precomputer: FeedPrecomputer) -> Double {
         var total = 0.0
-        OrderedParallelMap.run(posts, pool: pool, priority: .prefetch, window: 256, transform: { post in
+        pool.orderedMap(posts, priority: .prefetch, window: 256, transform: { post in
             (post.id, Result { () throws(LayoutError) -> CellLayout in
                 try precomputer.layout(post, width: Feed.width, scale: Feed.scale)
             })

@@ -5,7 +5,7 @@ import Testing
 
 /// Results handed out in input order whatever order the workers finish in, never more
 /// than `window` elements in flight.
-@Suite struct OrderedParallelMapTests {
+@Suite struct OrderedMapTests {
     /// Elements taken from the input and not yet consumed, and the most seen at once.
     final class InFlight: Sendable {
         let current = Atomic<Int>(0)
@@ -29,7 +29,7 @@ import Testing
             inFlight.taken()
             return i
         }
-        OrderedParallelMap.run(input, pool: pool, window: window, transform: { (i: Int) -> Int in
+        pool.orderedMap(input, window: window, transform: { (i: Int) -> Int in
             usleep(UInt32((6 - i % 7) * 40))
             return i * 2
         }, consume: { (value: Int) in
@@ -41,7 +41,7 @@ import Testing
     }
 
     /// What the transform captures is freed on the calling thread when the caller lets go,
-    /// never on a worker after `run` returned (a worker's job closure outlives the job).
+    /// never on a worker after `orderedMap` returned (a worker's job closure outlives the job).
     /// Cannot fail spuriously; a closure holding the transform made it fail in about one
     /// run in three at 30 rounds.
     @Test func transformIsReleasedOnTheCallingThread() {
@@ -51,7 +51,7 @@ import Testing
         for _ in 0..<200 {
             do {
                 let captured = Tracked { threads.withLock { $0.append(pthread_self()) } }
-                OrderedParallelMap.run(0..<64, pool: pool, window: 8, transform: { (i: Int) -> Int in
+                pool.orderedMap(0..<64, window: 8, transform: { (i: Int) -> Int in
                     captured.touch()
                     return i
                 }, consume: { (_: Int) in })
@@ -72,8 +72,8 @@ import Testing
 
     @Test func emptyInput() {
         var consumed = 0
-        OrderedParallelMap.run([Int](), pool: RenderQueuePool(workerCount: 2), window: 8,
-                               transform: { $0 }, consume: { (_: Int) in consumed += 1 })
+        RenderQueuePool(workerCount: 2).orderedMap([Int](), window: 8,
+                                                   transform: { $0 }, consume: { (_: Int) in consumed += 1 })
         #expect(consumed == 0)
     }
 }

@@ -1,16 +1,15 @@
 import Dispatch
 import Synchronization
 
-/// Maps a sequence on a pool of workers and hands the results to the caller in input
-/// order, with at most `window` items in flight: the input is read lazily, so memory
-/// stays flat however long the sequence is.
-public enum OrderedParallelMap {
-    /// Maps `input` with `transform` on a pool and hands each result to `consume`, in
-    /// input order, returning when the last one was consumed.
+extension RenderQueuePool {
+    /// Maps `input` with `transform` on this pool's workers and hands each result to
+    /// `consume`, in input order, returning when the last one was consumed.
+    ///
+    /// At most `window` elements are in flight: the input is read lazily, so memory stays
+    /// flat however long the sequence is.
     ///
     /// - Parameters:
     ///   - input: read on the calling thread, one element at a time.
-    ///   - pool: runs `transform`.
     ///   - priority: the pool priority of the jobs.
     ///   - window: most elements taken from the input and not yet consumed.
     ///   - transform: runs on the pool's workers.
@@ -19,8 +18,8 @@ public enum OrderedParallelMap {
     /// The workers never hold `transform`: it and what it captures (a precomputer and its
     /// caches, say) are released on the calling thread when the caller lets go of them,
     /// never later on a worker, where freeing them would take a core from whatever runs next.
-    public static func run<Input: Sequence, Output: Sendable>(
-        _ input: Input, pool: RenderQueuePool, priority: RenderQueuePool.Priority = .visible, window: Int,
+    public func orderedMap<Input: Sequence, Output: Sendable>(
+        _ input: Input, priority: Priority = .visible, window: Int,
         transform: @escaping @Sendable (Input.Element) -> Output, consume: (Output) -> Void
     ) where Input.Element: Sendable {
         // The jobs reach the transform through an unretained reference to a context this
@@ -70,7 +69,7 @@ public enum OrderedParallelMap {
         for element in input {
             while submitted - emitted >= window { waitForNext() }
             let index = submitted
-            pool.submit(priority: priority) {
+            submit(priority: priority) {
                 let output = unretained.takeUnretainedValue().transform(element)
                 let waking = state.withLock { state in
                     state.results[index] = output
@@ -85,16 +84,22 @@ public enum OrderedParallelMap {
         }
         while emitted < submitted { waitForNext() }
     }
-}
 
-extension OrderedParallelMap {
-    /// The async form of `run`: maps an async sequence on `pool`'s workers and yields the
-    /// results in input order. A pipeline: up to `window` elements are in flight, and each
-    /// finished head is yielded at once while the workers go on with the elements behind it.
-    /// Honours task cancellation (the stream throws `CancellationError`) between elements; a
-    /// `transform` error ends the stream with that error.
-    public static func stream<Input: AsyncSequence & Sendable, Output: Sendable>(
-        _ input: Input, pool: RenderQueuePool, priority: RenderQueuePool.Priority = .visible, window: Int,
+    /// The async form of ``orderedMap(_:priority:window:transform:consume:)``: maps an async
+    /// sequence on this pool's workers and yields the results in input order. A pipeline: up
+    /// to `window` elements are in flight, and each finished head is yielded at once while the
+    /// workers go on with the elements behind it. Honours task cancellation (the stream throws
+    /// `CancellationError`) between elements; a `transform` error ends the stream with that
+    /// error.
+    ///
+    /// - Parameters:
+    ///   - input: read by a task of the stream, one element at a time.
+    ///   - priority: the pool priority of the jobs.
+    ///   - window: most elements taken from the input and not yet yielded.
+    ///   - transform: runs on the pool's workers.
+    /// - Returns: the results, in input order.
+    public func orderedMap<Input: AsyncSequence & Sendable, Output: Sendable>(
+        _ input: Input, priority: Priority = .visible, window: Int,
         transform: @escaping @Sendable (Input.Element) throws -> Output
     ) -> AsyncThrowingStream<Output, Error> where Input.Element: Sendable {
         let window = max(1, window)
@@ -117,7 +122,7 @@ extension OrderedParallelMap {
                         try Task.checkCancellation()
                         inFlight.append(Task {
                             await withCheckedContinuation { (resume: CheckedContinuation<Result<Output, Error>, Never>) in
-                                pool.submit(priority: priority) { resume.resume(returning: Result { try transform(element) }) }
+                                self.submit(priority: priority) { resume.resume(returning: Result { try transform(element) }) }
                             }
                         })
                         if inFlight.count - head >= window { try await yieldHead() }
@@ -133,7 +138,7 @@ extension OrderedParallelMap {
     }
 }
 
-/// What the jobs of one `OrderedParallelMap.run` share.
+/// What the jobs of one `RenderQueuePool.orderedMap(_:priority:window:transform:consume:)` share.
 private final class JobContext<Input, Output>: Sendable {
     let transform: @Sendable (Input) -> Output
 
