@@ -167,12 +167,12 @@ import Testing
     @Test func onlyLongClustersAreShapedInParts() throws {
         let limit = WordCutter.maxShapedClusterLength
         let marks = try Fixtures.engine.shape(AttributedText("a" + String(repeating: "\u{301}", count: 100), style: TextStyle(size: 17)))
-        let pieces = marks.paragraphs[0].pieces
+        let pieces = marks.pieces(ofParagraph: 0)
         #expect(pieces.count == (101 + limit - 1) / limit)
         #expect(pieces.allSatisfy { $0.end - $0.start <= limit })
         #expect(pieces.dropLast().allSatisfy { !$0.breakAfter } && pieces.last!.breakAfter)
         let word = try Fixtures.engine.shape(AttributedText(String(repeating: "abc", count: 100), style: TextStyle(size: 17)))
-        #expect(word.paragraphs[0].pieces.count == 1)
+        #expect(word.pieces(ofParagraph: 0).count == 1)
     }
 
     @Test func tenThousandCombiningMarksOnOneBase() throws {

@@ -13,7 +13,9 @@ import Testing
     func pieces(_ text: AttributedText, extendsRuns: Bool) -> [String] {
         let itemizer = Itemizer(text: text, direction: .auto, fonts: Self.engine.fonts, cache: Self.engine.shapeCache,
                                 extendsRuns: extendsRuns)
-        return Paragraphs.split(text.utf16).flatMap { itemizer.shape($0).pieces }.map(\.debugDescription)
+        var sink = PieceArray(fonts: Self.engine.fonts)
+        for paragraph in Paragraphs.split(text.utf16) { _ = itemizer.shape(paragraph, into: &sink) }
+        return sink.pieces.map(\.debugDescription)
     }
 
     func expectSame(_ text: AttributedText, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -88,7 +88,7 @@ import Testing
         #expect(table.entry(0x4E2D).isUnknown)
         let engine = TextEngine(fonts: Fixtures.engine.fonts, shapeCache: ShapeCache(loneTables: 0))
         let shaped = try engine.shape(AttributedText("中 e\u{301}", style: TextStyle(size: 17)))
-        let words = shaped.paragraphs[0].pieces.compactMap(\.word)
+        let words = shaped.pieces(ofParagraph: 0).compactMap(\.word)
         let han = try #require(words.first { $0.length == 1 && $0.glyphCount == 1 })
         guard case .lone(let glyph) = table.remember(han, for: 0x4E2D) else {
             Issue.record("a Chinese character is one plain glyph")

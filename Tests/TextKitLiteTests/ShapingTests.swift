@@ -6,13 +6,13 @@ import Testing
     /// pieces, and parts cut from inside a word.
     @Test func pieceHangStart() throws {
         let shaped = try Fixtures.engine.shape("go  中　word  x")
-        let pieces = shaped.paragraphs[0].pieces
+        let pieces = shaped.pieces(ofParagraph: 0)
         let summary = pieces.map { "\($0.start)..<\($0.end) \($0.hangStart) \($0.isAllSpace)" }
         // "go  " (its spaces hang from 2), "中　" (no break before U+3000), "word  ", "x" (a
         // lone glyph without space).
         #expect(summary == ["0..<4 2 false", "4..<6 5 false", "6..<12 10 false", "12..<13 13 false"])
         // A lone glyph of white space: all space.
-        let space = try #require(Fixtures.engine.shape(" x").paragraphs[0].pieces.first)
+        let space = try #require(Fixtures.engine.shape(" x").pieces(ofParagraph: 0).first)
         #expect(space.word == nil && space.hangStart == 0 && space.isAllSpace && space.hang == space.width)
         let word = pieces[2]
         let (head, tail) = try #require(word.split(at: 11))

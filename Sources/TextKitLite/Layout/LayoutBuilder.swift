@@ -14,7 +14,7 @@ struct LayoutBuilder {
         let skipped = plan.skippedLines
         var breaker = LineBreaker(maxWidth: plan.width, linesAtWidth: options.linesAtWidth, fonts: shaped.fonts,
                                   receiver: LineCollector(maxLines: skipped + options.lineLimit),
-                                  text: shaped.text, hyphenation: options.hyphenation, cache: engine.shapeCache)
+                                  hyphenator: shaped.hyphenator(options.hyphenation, cache: engine.shapeCache))
         breaker.flow(around: options, primary: shaped.primaryMetrics)
         shaped.breakLines(into: &breaker)
         let truncated = skipped > 0 || breaker.leavesTextOut(paragraphCount: shaped.paragraphs.count, options: options)

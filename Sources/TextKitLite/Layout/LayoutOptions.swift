@@ -222,7 +222,7 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         if width.isFinite, width <= lineInsets.horizontal {
             throw .invalidOption(name: "width", value: "\(width)", reason: "leaves no room inside the insets (\(lineInsets.horizontal) points)")
         }
-        try hyphenation.validate()
+        try hyphenationSetting?.validate()
     }
 }
 

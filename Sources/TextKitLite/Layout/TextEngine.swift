@@ -54,7 +54,7 @@ public final class TextEngine: Sendable {
         let tokenText = options.truncationToken ?? AttributedText("\u{2026}", style: Truncation.cutStyle(of: line, in: text))
         let shaped = shapedToken(tokenText, direction: level & 1 == 1 ? .rightToLeft : .leftToRight, writingMode: options.writingMode,
                                  fonts: fonts)
-        let token = TruncationToken(shaped: shaped.paragraphs.first, styleOffset: text.runs.count)
+        let token = TruncationToken(shaped: shaped, styleOffset: text.runs.count)
         let cut = Truncation.truncate(line, token: token, graphemes: graphemes, emptyMetrics: emptyMetrics,
                                       options: options, fonts: fonts, units: text.utf16)
         return (cut, tokenText)

@@ -11,7 +11,7 @@ enum TextMeasurer {
     static func measure(_ text: AttributedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
         if options.keepsUnits { return measure(engine.shaped(text, direction: options.direction, writingMode: options.writingMode), options: options, engine: engine) }
         let primary = engine.fonts.primaryMetrics(for: text)
-        var fan = LineBreakerFan(breaker(options: options, text: text, fonts: engine.fonts, primary: primary, engine: engine), fonts: engine.fonts)
+        var fan = LineBreakerFan(breaker(options: options, hyphenator: hyphenator(for: text, options, engine), fonts: engine.fonts, primary: primary, engine: engine), fonts: engine.fonts)
         let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
         return measurement(&fan.first, text: { text }, paragraphCount: paragraphCount, fonts: engine.fonts, options: options, engine: engine)
     }
@@ -27,9 +27,9 @@ enum TextMeasurer {
             return widths.map { measure(shaped, options: options.at(width: $0), engine: engine) }
         }
         let primary = engine.fonts.primaryMetrics(for: text)
-        var fan = LineBreakerFan(breaker(options: options.at(width: widths[0]), text: text, fonts: engine.fonts, primary: primary, engine: engine),
+        var fan = LineBreakerFan(breaker(options: options.at(width: widths[0]), hyphenator: hyphenator(for: text, options, engine), fonts: engine.fonts, primary: primary, engine: engine),
                                  others: widths.dropFirst().map {
-                                     breaker(options: options.at(width: $0), text: text, fonts: engine.fonts, primary: primary, engine: engine)
+                                     breaker(options: options.at(width: $0), hyphenator: hyphenator(for: text, options, engine), fonts: engine.fonts, primary: primary, engine: engine)
                                  },
                                  fonts: engine.fonts)
         let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
@@ -66,20 +66,26 @@ enum TextMeasurer {
     /// token goes on the first line shown) is measured by laying out.
     static func measure(_ shaped: ShapedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
         let plan = BreakPlan(shaped, options: options, engine: engine)
-        if plan.skippedLines > 0 {
-            return TextMeasurement(LayoutBuilder(shaped: shaped, options: options, engine: engine).build(plan: plan))
-        }
-        var breaker = self.breaker(options: options, width: plan.width, text: shaped.text, fonts: shaped.fonts,
+        if plan.skippedLines > 0 { return measureByLayout(shaped, options: options, plan: plan, engine: engine) }
+        var breaker = self.breaker(options: options, width: plan.width, hyphenator: shaped.hyphenator(options.hyphenation, cache: engine.shapeCache),
+                                   fonts: shaped.fonts,
                                    primary: shaped.primaryMetrics, engine: engine)
         shaped.breakLines(into: &breaker)
         return measurement(&breaker, text: { shaped.text }, paragraphCount: shaped.paragraphs.count, fonts: shaped.fonts,
                            options: options, engine: engine)
     }
 
+    /// The measurement of the layout of `shaped` broken as `plan` says (out of line: the
+    /// layout's copies of the options stay out of the measurement's path).
+    @inline(never)
+    private static func measureByLayout(_ shaped: ShapedText, options: LayoutOptions, plan: BreakPlan, engine: TextEngine) -> TextMeasurement {
+        TextMeasurement(LayoutBuilder(shaped: shaped, options: options, engine: engine).build(plan: plan))
+    }
+
     /// A new breaker at `width` (the options' content width unless a plan says otherwise)
     /// whose receiver measures; `primary`: the primary font's metrics at the text's base size.
     @inline(__always)
-    private static func breaker(options: LayoutOptions, width: Double? = nil, text: AttributedText, fonts: FontFallbackChain,
+    private static func breaker(options: LayoutOptions, width: Double? = nil, hyphenator: Hyphenator?, fonts: FontFallbackChain,
                                 primary: FontMetrics, engine: TextEngine) -> LineBreaker<LineMeasurer> {
         // Truncation changes the last line's start (start truncation) or, with natural
         // heights, its metrics (the token's fonts): then the line's pieces are kept.
@@ -87,9 +93,15 @@ enum TextMeasurer {
             maxLines: options.lineLimit,
             keepsLastLine: options.maxLines > 0 && (options.lineHeightMode == .natural || options.truncation != .end),
             stack: LineStack(options: options, primary: primary)),
-            text: text, hyphenation: options.hyphenation, cache: engine.shapeCache)
+            hyphenator: hyphenator)
         breaker.flow(around: options, primary: primary)
         return breaker
+    }
+
+    /// The hyphenator of a text measured as it is itemized (its soft hyphens are not looked
+    /// for ahead).
+    private static func hyphenator(for text: AttributedText, _ options: LayoutOptions, _ engine: TextEngine) -> Hyphenator {
+        Hyphenator(text: text, settings: options.hyphenation, cache: engine.shapeCache)
     }
 
     /// The measurement of a text whose paragraphs went through `breaker`: its last line
@@ -97,11 +109,20 @@ enum TextMeasurer {
     private static func measurement(_ breaker: inout LineBreaker<LineMeasurer>, text: () -> AttributedText, paragraphCount: Int,
                                     fonts: FontFallbackChain, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
         let truncated = breaker.leavesTextOut(paragraphCount: paragraphCount, options: options)
-        if truncated, breaker.receiver.keepsLastLine, let last = breaker.receiver.lastLine {
-            let line = BrokenLine(pieces: breaker.receiver.lastPieces, end: last, paragraph: 0)
-            let (cut, _) = engine.truncate(line, of: text(), brokenBy: breaker, options: options, fonts: fonts)
-            breaker.receiver.replaceLastLine(with: cut)
+        if truncated, breaker.receiver.keepsLastLine {
+            truncateLastLine(&breaker, text: text(), fonts: fonts, options: options, engine: engine)
         }
         return TextMeasurement(height: breaker.receiver.height, lineStarts: breaker.receiver.lineStarts, isTruncated: truncated)
+    }
+
+    /// Truncates the last line `breaker` measured, of `text` (out of line: most
+    /// measurements truncate nothing).
+    @inline(never)
+    private static func truncateLastLine(_ breaker: inout LineBreaker<LineMeasurer>, text: AttributedText, fonts: FontFallbackChain,
+                                         options: LayoutOptions, engine: TextEngine) {
+        guard let last = breaker.receiver.lastLine else { return }
+        let line = BrokenLine(pieces: breaker.receiver.lastPieces, end: last, paragraph: 0)
+        let (cut, _) = engine.truncate(line, of: text, brokenBy: breaker, options: options, fonts: fonts)
+        breaker.receiver.replaceLastLine(with: cut)
     }
 }

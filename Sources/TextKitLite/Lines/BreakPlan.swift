@@ -18,9 +18,16 @@ struct BreakPlan {
     /// lines at the content width are counted; with more than `maxLines` under start
     /// truncation the first ones are left out; with `lineBalance` and no truncation, lines
     /// are broken at the narrowest width that keeps their count (`LineBalance`).
+    @inline(__always)
     init(_ shaped: ShapedText, options: LayoutOptions, engine: TextEngine) {
-        self.init(options: options)
-        guard options.breaksTwice else { return }
+        width = options.contentWidth
+        if options.breaksTwice { plan(shaped, options: options, engine: engine) }
+    }
+
+    /// Breaks `shaped` once at the width to plan the lines shown (out of line: most
+    /// options break once, and their measurements inline the check).
+    @inline(never)
+    private mutating func plan(_ shaped: ShapedText, options: LayoutOptions, engine: TextEngine) {
         let counted = options.keepsLastLines || options.maxLines == 0 ? Int.max : options.maxLines
         let greedy = LineBalance.probe(shaped, width: width, lineLimit: counted, hyphenation: options.hyphenation,
                                        cache: engine.shapeCache).lines

@@ -17,14 +17,14 @@ struct BreakUnit: Sendable {
     var hang: Double
     /// Text offset where it starts.
     var start: Int32
-    /// Indices of its pieces in the array that holds them.
+    /// Indices of its pieces in the array that holds them (a shaped text's, or a stream's).
     var first: Int32
     var end: Int32
     /// The index of its metrics and, in the top bit, whether no hanging white space starts
     /// it: one word, so that a unit is 32 bytes (relayout reads nothing else).
     private var packed: UInt32 = 0
 
-    /// Index of its metrics, the maxima of its pieces' font metrics, in its paragraph's
+    /// Index of its metrics, the maxima of its pieces' font metrics, in its shaped text's
     /// table (`ShapedParagraph.metrics`; 0 in a streamed unit, whose metrics come with it).
     var metrics: Int {
         get { Int(packed & 0x7FFF_FFFF) }
@@ -96,8 +96,9 @@ struct UnitGatherer {
         self.fonts = fonts
     }
 
+    /// Makes room for `count` more pieces.
     mutating func reserve(_ count: Int) {
-        pieces.reserveCapacity(count)
+        pieces.reserveCapacity(adding: count)
     }
 
     /// Takes the next piece. Returns true when it ends a unit (`unit()` sums it up).

@@ -70,7 +70,7 @@ final class ExclusionFlow {
 
     /// A paragraph begins: its band is that of its tallest metrics, `metrics` (its units'
     /// table) and `emptyMetrics` (its empty line's).
-    func beginParagraph(metrics: [FontMetrics], emptyMetrics: FontMetrics) {
+    func beginParagraph(metrics: UnsafeBufferPointer<FontMetrics>, emptyMetrics: FontMetrics) {
         hasBand = true
         var tallest = emptyMetrics
         for entry in metrics { tallest.include(entry) }

@@ -35,18 +35,23 @@ struct Hyphenator: Sendable {
         var rest: ShapedPiece?
     }
 
-    /// A hyphenator for `text` hyphenated as `settings` say, shaping through `cache` (made
-    /// by each line breaker: `LineBreaker.init`).
+    /// A hyphenator for `text` hyphenated as `settings` say, shaping through `cache` (one
+    /// per line breaker: `LineBreaker.init`).
     init(text: AttributedText, settings: Hyphenation, cache: ShapeCache) {
         self.text = text
         self.settings = settings
         self.cache = cache
     }
 
-    /// Whether the paragraph's units may be cut at hyphenation points: automatic
-    /// hyphenation is on, or it holds a soft hyphen.
+    /// Whether the paragraph's units may be cut at hyphenation points.
     func applies(to paragraph: ParagraphRange) -> Bool {
-        settings.mode == .auto || paragraph.scan.hasSoftHyphen
+        Self.mayCut(settings, softHyphens: paragraph.scan.hasSoftHyphen)
+    }
+
+    /// Whether units of a text with soft hyphens or none (`softHyphens`) may be cut at
+    /// hyphenation points with `settings`: automatic hyphenation is on, or there are.
+    static func mayCut(_ settings: Hyphenation, softHyphens: Bool) -> Bool {
+        settings.mode == .auto || softHyphens
     }
 
     /// Cuts `unit` (the pieces of a break unit, in logical order) at its last hyphenation

@@ -29,7 +29,7 @@ enum LineBalance {
     /// the layout cuts them.
     static func probe(_ shaped: ShapedText, width: Double, lineLimit: Int, hyphenation: Hyphenation, cache: ShapeCache) -> Probe {
         var breaker = LineBreaker(maxWidth: width, fonts: shaped.fonts, receiver: LineCounter(limit: lineLimit),
-                                  text: shaped.text, hyphenation: hyphenation, cache: cache)
+                                  hyphenator: shaped.hyphenator(hyphenation, cache: cache))
         shaped.breakLines(into: &breaker)
         return Probe(lines: breaker.receiver.count, widestFit: breaker.widestFit, narrowestOverflow: breaker.narrowestOverflow)
     }

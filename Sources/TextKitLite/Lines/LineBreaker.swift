@@ -74,8 +74,8 @@ struct LineBreaker<Receiver: LineReceiver> {
     var flow: ExclusionFlow?
     /// The chain the pieces are shaped with (the metrics of a unit cut in parts).
     private let fonts: FontFallbackChain
-    /// Where units may be cut with a hyphen.
-    private let hyphenator: Hyphenator
+    /// Where units may be cut with a hyphen (nil: nowhere).
+    private let hyphenator: Hyphenator?
     /// The paragraph being broken may be hyphenated (`Hyphenator.applies(to:)`).
     private var hyphenates = false
     /// The receiver wants no more lines.
@@ -123,16 +123,15 @@ struct LineBreaker<Receiver: LineReceiver> {
     ///   - maxWidth: the widest a line may be, in points (infinity: no limit).
     ///   - linesAtWidth: the lines broken at `maxWidth`; those after them have no limit.
     ///   - fonts: the chain the pieces are shaped with.
-    ///   - text: the text broken, whose units may be cut with a hyphen as `hyphenation`
-    ///     says (its soft hyphens and, with automatic hyphenation, its words: `Hyphenator`),
-    ///     the parts shaped again through `cache`.
+    ///   - hyphenator: where the text's units may be cut with a hyphen (its soft hyphens
+    ///     and, with automatic hyphenation, its words); nil when nowhere.
     init(maxWidth: Double, linesAtWidth: Int = .max, fonts: FontFallbackChain, receiver: consuming Receiver,
-         text: AttributedText, hyphenation: Hyphenation, cache: ShapeCache) {
+         hyphenator: Hyphenator?) {
         limit = linesAtWidth > 0 ? maxWidth + LineCuts.epsilon : .infinity
         self.linesAtWidth = linesAtWidth
         self.fonts = fonts
         self.receiver = receiver
-        hyphenator = Hyphenator(text: text, settings: hyphenation, cache: cache)
+        self.hyphenator = hyphenator
     }
 
     /// Starts a paragraph whose units follow through `take` (none once the breaker is stopped).
@@ -151,7 +150,7 @@ struct LineBreaker<Receiver: LineReceiver> {
         contentStart = Int32(paragraph.content.lowerBound)
         paragraphEnd = Int32(paragraph.end)
         paragraphHasLines = false
-        hyphenates = hyphenator.applies(to: paragraph)
+        hyphenates = hyphenator?.applies(to: paragraph) ?? false
     }
 
     /// Takes the paragraph's next break unit, `pieces[unit.pieces]`, whose metrics are
@@ -172,34 +171,33 @@ struct LineBreaker<Receiver: LineReceiver> {
 
     /// Takes the paragraph's units over `pieces`, their metrics indexing `metrics`, until
     /// the receiver wants no more lines (a shaped paragraph's, summed once). Relayout adds
-    /// their numbers: the units after the first one of a line that fit on it are summed in
-    /// one loop (`fittingRun`) and handed to the receiver together; the rest go through
-    /// `take(_:metrics:of:)` one by one.
-    mutating func take(_ units: [BreakUnit], metrics: [FontMetrics], of pieces: [ShapedPiece]) {
-        units.withUnsafeBufferPointer { units in
-            metrics.withUnsafeBufferPointer { metrics in
-                var index = 0
-                while index < units.count {
-                    let run = fittingRun(units, from: index, metrics: metrics)
-                    if run > index {
-                        receiver.place(Int(units[index].first)..<Int(units[run - 1].end), of: pieces)
-                        index = run
-                        continue
-                    }
-                    guard take(units[index], metrics: metrics[units[index].metrics], of: pieces) else { return }
-                    index += 1
-                }
+    /// their numbers: the units that fit on the line being filled are summed in one loop
+    /// (`fittingRun`) and handed to the receiver together, and a unit that does not fit
+    /// ends the line when nothing but its width decides (`endsLine(before:)`); the rest go
+    /// through `take(_:metrics:of:)` one by one.
+    mutating func take(_ units: UnsafeBufferPointer<BreakUnit>, metrics: UnsafeBufferPointer<FontMetrics>, of pieces: [ShapedPiece]) {
+        var index = 0
+        while index < units.count {
+            let run = fittingRun(units, from: index, metrics: metrics)
+            if run > index {
+                receiver.place(Int(units[index].first)..<Int(units[run - 1].end), of: pieces)
+                index = run
+                if index == units.count { return }
             }
+            if endsLine(before: units[index]) { continue }
+            guard take(units[index], metrics: metrics[units[index].metrics], of: pieces) else { return }
+            index += 1
         }
     }
 
-    /// Puts the units from `start` on that fit on the line being filled, when it has begun
-    /// and is not full, as `fits` would one by one (the same sums, in the same order).
-    /// Returns the index past them.
+    /// Puts the units from `start` on that fit on the line being filled, as `fits` would
+    /// one by one (the same sums, in the same order), beginning the line when it is empty
+    /// (but not beside exclusion shapes, whose slot the first unit's width chooses), unless
+    /// the line is full. Returns the index past them.
     @inline(__always)
     private mutating func fittingRun(_ units: UnsafeBufferPointer<BreakUnit>, from start: Int,
                                      metrics table: UnsafeBufferPointer<FontMetrics>) -> Int {
-        guard lineStart >= 0, !isClosing, !isStopped else { return start }
+        guard !isClosing, !isStopped, lineStart >= 0 || flow == nil else { return start }
         var width = lineWidth, visible = self.visible, metrics = self.metrics
         var included = -1  // the table entry included last (units mostly share one)
         var index = start
@@ -218,7 +216,19 @@ struct LineBreaker<Receiver: LineReceiver> {
             index += 1
         }
         (lineWidth, self.visible, self.metrics) = (width, visible, metrics)
+        if index > start, lineStart < 0 { lineStart = units[start].start }
         return index
+    }
+
+    /// Ends the line being filled before `unit`, which does not fit on it (`fittingRun`
+    /// stopped there), when the plain path (`placeAfterLine`) would do just that: the line
+    /// has begun and is not full, no hyphen may cut the unit, and no white space that
+    /// starts it hangs. Returns whether it did; the unit then begins the next line.
+    @inline(__always)
+    private mutating func endsLine(before unit: BreakUnit) -> Bool {
+        guard lineStart >= 0, !isClosing, !isStopped, !hyphenates, !unit.mayStartWithSpace else { return false }
+        endLine(at: unit.start, isParagraphEnd: false)
+        return true
     }
 
     /// Ends the paragraph: its last line (an empty one for a paragraph with no text).
@@ -273,7 +283,7 @@ struct LineBreaker<Receiver: LineReceiver> {
                 receiver.place(unit.pieces, of: pieces)
                 return
             }
-            if hyphenates, var cut = hyphenator.cut(pieces[unit.pieces], fonts: fonts, lineWidth: lineWidth, limit: limit, graphemes: graphemes) {
+            if hyphenates, let hyphenator, var cut = hyphenator.cut(pieces[unit.pieces], fonts: fonts, lineWidth: lineWidth, limit: limit, graphemes: graphemes) {
                 cut.index -= ownPieces()
                 placeHyphenated(cut, &unit, metrics: &metrics, of: &pieces)
                 continue

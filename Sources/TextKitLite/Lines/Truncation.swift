@@ -4,15 +4,15 @@ struct TruncationToken {
     var pieces: [ShapedPiece]
     var width: Double
 
-    /// The token whose shaped paragraph is `shaped`, its style indices moved past the
+    /// The token shaped as `shaped` (its first paragraph), its style indices moved past the
     /// `styleOffset` styles of the text it truncates.
-    init(shaped: ShapedParagraph?, styleOffset: Int) {
-        pieces = shaped?.pieces.map { piece -> ShapedPiece in
+    init(shaped: ShapedText, styleOffset: Int) {
+        pieces = shaped.paragraphs.isEmpty ? [] : shaped.pieces(ofParagraph: 0).map { piece -> ShapedPiece in
             var piece = piece
             piece.style += Int32(styleOffset)
             piece.breakAfter = false
             return piece
-        } ?? []
+        }
         width = pieces.reduce(0) { $0 + $1.width }
     }
 }

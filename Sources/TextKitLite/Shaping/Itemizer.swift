@@ -1,19 +1,20 @@
-/// A paragraph after itemization and shaping: pieces in logical order, ready to be
-/// broken into lines at any width.
+/// A paragraph after itemization and shaping, ready to be broken into lines at any width:
+/// its pieces, break units and their metrics are ranges of its shaped text's arrays
+/// (`ShapedText`), which hold every paragraph's one after another.
 struct ShapedParagraph: Sendable {
     var range: ParagraphRange
     /// Resolved paragraph embedding level (0 LTR, 1 RTL).
     var level: UInt8
-    /// Shaped pieces in logical order, covering `range.content`.
-    var pieces: [ShapedPiece]
     /// Grapheme cluster boundaries after the paragraph start (absolute offsets, ascending).
     var graphemes: GraphemeBoundaries
     /// Natural metrics of a line with no pieces (the paragraph's first style's font and size).
     var emptyMetrics: FontMetrics
+    /// Its shaped pieces in logical order, covering `range.content`.
+    var pieces: Range<Int>
     /// Its pieces gathered into break units, summed up once for breaking at any width.
-    var units: [BreakUnit]
-    /// The units' metrics (`BreakUnit.metrics` indexes it).
-    var metrics: [FontMetrics]
+    var units: Range<Int>
+    /// Its units' metrics (`BreakUnit.metrics` indexes the text's whole table).
+    var metrics: Range<Int>
 }
 
 /// A run of one style, script, bidi level and font, in paragraph offsets.
@@ -86,12 +87,15 @@ struct Itemizer {
         vertical = writingMode == .vertical
     }
 
-    func shape(_ paragraph: ParagraphRange) -> ShapedParagraph {
-        var sink = PieceArray(fonts: chain)
+    /// Itemizes and shapes a paragraph, its pieces, units and metrics added to `sink`'s (a
+    /// text's paragraphs, one after another).
+    func shape(_ paragraph: ParagraphRange, into sink: inout PieceArray) -> ShapedParagraph {
+        let start = sink.counts
         stream(paragraph, into: &sink)
         sink.endUnits()
-        return ShapedParagraph(range: paragraph, level: sink.level, pieces: sink.pieces, graphemes: sink.graphemes,
-                               emptyMetrics: sink.emptyMetrics, units: sink.units, metrics: sink.metrics)
+        let end = sink.counts
+        return ShapedParagraph(range: paragraph, level: sink.level, graphemes: sink.graphemes, emptyMetrics: sink.emptyMetrics,
+                               pieces: start.pieces..<end.pieces, units: start.units..<end.units, metrics: start.metrics..<end.metrics)
     }
 
     /// The natural metrics of a line of `paragraph` with no pieces (an empty paragraph's, or
@@ -423,17 +427,20 @@ protocol PieceSink {
     mutating func take(_ piece: consuming ShapedPiece) -> Bool
 }
 
-/// Keeps every piece of a paragraph, and its break units.
+/// Keeps every piece of a text's paragraphs, one paragraph after another, and their break
+/// units (whose piece indices and metrics indices count from the text's first).
 struct PieceArray: PieceSink {
     private(set) var level: UInt8 = 0
     private(set) var graphemes = GraphemeBoundaries(everyUnitOf: 0)
     private(set) var emptyMetrics = FontMetrics.none
     private var gatherer: UnitGatherer
-    /// The pieces gathered into break units, summed up: the last one, which ends with the
-    /// paragraph rather than at a break opportunity, once `endUnits()` is called.
+    /// The pieces gathered into break units, summed up: a paragraph's last one, which ends
+    /// with it rather than at a break opportunity, once `endUnits()` is called.
     private(set) var units: [BreakUnit] = []
-    /// The units' metrics, one entry per run of units with the same metrics.
+    /// The units' metrics, one entry per run of a paragraph's units with the same metrics.
     private(set) var metrics: [FontMetrics] = []
+    /// Where the paragraph's metrics start in `metrics` (none is shared with the one before).
+    private var paragraphMetrics = 0
 
     init(fonts: FontFallbackChain) {
         gatherer = UnitGatherer(fonts: fonts)
@@ -441,15 +448,19 @@ struct PieceArray: PieceSink {
 
     var pieces: [ShapedPiece] { gatherer.pieces }
 
+    /// How many pieces, units and metrics it holds.
+    var counts: (pieces: Int, units: Int, metrics: Int) { (gatherer.pieces.count, units.count, metrics.count) }
+
     mutating func beginParagraph(_ paragraph: ParagraphRange, level: UInt8, graphemes: GraphemeBoundaries, emptyMetrics: FontMetrics) {
         self.level = level
         self.graphemes = graphemes
         self.emptyMetrics = emptyMetrics
+        paragraphMetrics = metrics.count
     }
 
     mutating func reserve(_ count: Int) {
         gatherer.reserve(count)
-        units.reserveCapacity(count)
+        units.reserveCapacity(adding: count)
     }
 
     mutating func take(_ piece: consuming ShapedPiece) -> Bool {
@@ -464,7 +475,7 @@ struct PieceArray: PieceSink {
 
     private mutating func keepUnit() {
         var (unit, unitMetrics) = gatherer.unit()
-        if metrics.last != unitMetrics { metrics.append(unitMetrics) }
+        if metrics.count == paragraphMetrics || metrics.last != unitMetrics { metrics.append(unitMetrics) }
         unit.metrics = metrics.count - 1
         unit.checkLeadingSpace(gatherer.pieces)  // once, not at each relayout
         units.append(unit)

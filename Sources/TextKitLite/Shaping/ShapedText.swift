@@ -11,12 +11,17 @@ public struct ShapedText: Sendable {
     var styles: [TextStyle] { storage.styles }
     var preferredFonts: [Font?] { storage.preferredFonts }
     var paragraphs: [ShapedParagraph] { storage.paragraphs }
+    /// Every paragraph's pieces, one paragraph after another (`ShapedParagraph.pieces`).
+    var pieces: [ShapedPiece] { storage.pieces }
     /// The primary font's metrics at the text's base size (`FontFallbackChain.primaryMetrics`).
     var primaryMetrics: FontMetrics { storage.primaryMetrics }
 
     /// Everything in one immutable object: a shaped text is copied into cell specs, caches
     /// and every width it is broken at, and each copy then costs one retain, not one per
-    /// field.
+    /// field. Its paragraphs' pieces, units and metrics are three arrays, not three per
+    /// paragraph: breaking it again reads them in place (`breakLines`), with no reference
+    /// counted but the object's, whose memory a feed of texts laid out again mostly finds
+    /// cold (each count is an atomic write that waits for its line).
     private let storage: Storage
 
     private final class Storage: Sendable {
@@ -27,31 +32,52 @@ public struct ShapedText: Sendable {
         let styles: [TextStyle]
         let preferredFonts: [Font?]
         let paragraphs: [ShapedParagraph]
+        let pieces: [ShapedPiece]
+        let units: [BreakUnit]
+        let metrics: [FontMetrics]
         let primaryMetrics: FontMetrics
+        let hasSoftHyphens: Bool
 
         init(text: AttributedText, direction: ParagraphDirection, writingMode: LayoutOptions.WritingMode, fonts: FontFallbackChain,
-             preferredFonts: [Font?], paragraphs: [ShapedParagraph]) {
+             cache: ShapeCache) {
+            let itemizer = Itemizer(text: text, direction: direction, writingMode: writingMode, fonts: fonts, cache: cache)
+            var sink = PieceArray(fonts: fonts)
+            paragraphs = Paragraphs.split(text.utf16).map { itemizer.shape($0, into: &sink) }
+            pieces = sink.pieces
+            units = sink.units
+            metrics = sink.metrics
             self.text = text
             self.direction = direction
             self.writingMode = writingMode
             self.fonts = fonts
             styles = text.runs.map(\.style)
-            self.preferredFonts = preferredFonts
-            self.paragraphs = paragraphs
+            preferredFonts = itemizer.preferredFonts
             primaryMetrics = fonts.primaryMetrics(for: text)
+            hasSoftHyphens = paragraphs.contains { $0.range.scan.hasSoftHyphen }
         }
     }
 
     init(text: AttributedText, direction: ParagraphDirection, writingMode: LayoutOptions.WritingMode = .horizontal,
          fonts: FontFallbackChain, cache: ShapeCache) {
-        let itemizer = Itemizer(text: text, direction: direction, writingMode: writingMode, fonts: fonts, cache: cache)
-        storage = Storage(text: text, direction: direction, writingMode: writingMode, fonts: fonts, preferredFonts: itemizer.preferredFonts,
-                          paragraphs: Paragraphs.split(text.utf16).map { itemizer.shape($0) })
+        storage = Storage(text: text, direction: direction, writingMode: writingMode, fonts: fonts, cache: cache)
+    }
+
+    /// The pieces of its paragraph at `index`, in logical order.
+    func pieces(ofParagraph index: Int) -> [ShapedPiece] {
+        Array(pieces[paragraphs[index].pieces])
+    }
+
+    /// The hyphenator that cuts its units as `settings` say, the parts shaped through
+    /// `cache`; nil when none may be cut (no soft hyphen, no automatic hyphenation), so that
+    /// breaking it again does not touch its text.
+    func hyphenator(_ settings: Hyphenation, cache: ShapeCache) -> Hyphenator? {
+        guard Hyphenator.mayCut(settings, softHyphens: storage.hasSoftHyphens) else { return nil }
+        return Hyphenator(text: text, settings: settings, cache: cache)
     }
 
     /// Number of glyphs over all paragraphs (for statistics).
     public var glyphCount: Int {
-        paragraphs.reduce(0) { $0 + $1.pieces.reduce(0) { $0 + $1.glyphCount } }
+        pieces.reduce(0) { $0 + $1.glyphCount }
     }
 }
 
@@ -59,15 +85,24 @@ extension ShapedText {
     /// Breaks the text into lines through `breaker`: each paragraph's units, summed when it
     /// was shaped, until the breaker stops. Nothing is itemized, shaped or summed again.
     func breakLines<Receiver: LineReceiver>(into breaker: inout LineBreaker<Receiver>) {
-        let paragraphs = storage.paragraphs
-        for index in paragraphs.indices {
-            if breaker.isStopped { break }  // the line limit was reached before this paragraph
-            // Its fields in place: copying a paragraph retains its arrays.
-            breaker.beginParagraph(paragraphs[index].range, level: paragraphs[index].level, graphemes: paragraphs[index].graphemes,
-                                   emptyMetrics: paragraphs[index].emptyMetrics)
-            breaker.flow?.beginParagraph(metrics: paragraphs[index].metrics, emptyMetrics: paragraphs[index].emptyMetrics)
-            breaker.take(paragraphs[index].units, metrics: paragraphs[index].metrics, of: paragraphs[index].pieces)
-            breaker.endParagraph()
+        let storage = storage
+        storage.paragraphs.withUnsafeBufferPointer { paragraphs in
+            storage.units.withUnsafeBufferPointer { units in
+                storage.metrics.withUnsafeBufferPointer { metrics in
+                    for index in paragraphs.indices {
+                        if breaker.isStopped { break }  // the line limit was reached before this paragraph
+                        // Its fields in place: copying a paragraph would count its references.
+                        breaker.beginParagraph(paragraphs[index].range, level: paragraphs[index].level,
+                                               graphemes: paragraphs[index].graphemes, emptyMetrics: paragraphs[index].emptyMetrics)
+                        if breaker.flow != nil {
+                            breaker.flow?.beginParagraph(metrics: UnsafeBufferPointer(rebasing: metrics[paragraphs[index].metrics]),
+                                                         emptyMetrics: paragraphs[index].emptyMetrics)
+                        }
+                        breaker.take(UnsafeBufferPointer(rebasing: units[paragraphs[index].units]), metrics: metrics, of: storage.pieces)
+                        breaker.endParagraph()
+                    }
+                }
+            }
         }
     }
 }

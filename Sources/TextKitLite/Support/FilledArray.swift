@@ -11,3 +11,14 @@ extension Array {
         self.init(repeatElement(value, count: count))
     }
 }
+
+extension Array {
+    /// Makes room for `count` more elements, growing by at least half: `reserveCapacity`
+    /// allocates exactly what it is asked for, so asking once per part of a growing array
+    /// (a text's paragraphs) would copy it once per part.
+    mutating func reserveCapacity(adding count: Int) {
+        let needed = self.count + count
+        guard needed > capacity else { return }
+        reserveCapacity(Swift.max(needed, capacity + capacity / 2))
+    }
+}
