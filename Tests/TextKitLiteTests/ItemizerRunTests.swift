@@ -13,9 +13,7 @@ import Testing
     func pieces(_ text: AttributedText, extendsRuns: Bool) -> [String] {
         let itemizer = Itemizer(text: text, direction: .auto, fonts: Self.engine.fonts, cache: Self.engine.shapeCache,
                                 extendsRuns: extendsRuns)
-        var sink = PieceArray(fonts: Self.engine.fonts)
-        for paragraph in Paragraphs.split(text.utf16) { _ = itemizer.shape(paragraph, into: &sink) }
-        return sink.pieces.map(\.debugDescription)
+        return itemizer.shapeParagraphs().sink.pieces.map(\.debugDescription)
     }
 
     func expectSame(_ text: AttributedText, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -26,7 +26,7 @@ public enum Invariants {
         func pieces(_ extendsRuns: Bool) -> [String] {
             let itemizer = Itemizer(text: text, direction: direction, writingMode: writingMode, fonts: engine.fonts, cache: engine.shapeCache,
                                     extendsRuns: extendsRuns)
-            return Paragraphs.split(text.utf16).flatMap { itemizer.shape($0).pieces }.map(\.debugDescription)
+            return itemizer.shapeParagraphs().sink.pieces.map(\.debugDescription)
         }
         let (fast, general) = (pieces(true), pieces(false))
         if fast != general {

@@ -87,9 +87,16 @@ struct Itemizer {
         vertical = writingMode == .vertical
     }
 
-    /// Itemizes and shapes a paragraph, its pieces, units and metrics added to `sink`'s (a
-    /// text's paragraphs, one after another).
-    func shape(_ paragraph: ParagraphRange, into sink: inout PieceArray) -> ShapedParagraph {
+    /// Itemizes and shapes every paragraph of the text: the paragraphs, and the sink that
+    /// holds their pieces, units and metrics one paragraph after another.
+    func shapeParagraphs() -> (paragraphs: [ShapedParagraph], sink: PieceArray) {
+        var sink = PieceArray(fonts: chain)
+        let paragraphs = Paragraphs.split(text.utf16).map { shape($0, into: &sink) }
+        return (paragraphs, sink)
+    }
+
+    /// Itemizes and shapes a paragraph, its pieces, units and metrics added to `sink`'s.
+    private func shape(_ paragraph: ParagraphRange, into sink: inout PieceArray) -> ShapedParagraph {
         let start = sink.counts
         stream(paragraph, into: &sink)
         sink.endUnits()

@@ -41,8 +41,8 @@ public struct ShapedText: Sendable {
         init(text: AttributedText, direction: ParagraphDirection, writingMode: LayoutOptions.WritingMode, fonts: FontFallbackChain,
              cache: ShapeCache) {
             let itemizer = Itemizer(text: text, direction: direction, writingMode: writingMode, fonts: fonts, cache: cache)
-            var sink = PieceArray(fonts: fonts)
-            paragraphs = Paragraphs.split(text.utf16).map { itemizer.shape($0, into: &sink) }
+            let (paragraphs, sink) = itemizer.shapeParagraphs()
+            self.paragraphs = paragraphs
             pieces = sink.pieces
             units = sink.units
             metrics = sink.metrics
