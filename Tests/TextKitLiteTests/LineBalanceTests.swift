@@ -137,6 +137,25 @@ import Testing
         #expect(engine.shapeCache.statistics == lookups)
     }
 
+    /// With automatic hyphenation, the widths at which a hyphenation point's part fits count
+    /// in the search too: the balanced width is the narrowest, so that laying the text out
+    /// again at its measured width keeps its lines (a fuzzer find: a point's part narrower
+    /// than the width tried was never compared, and the search stopped at 330 points where
+    /// 290 keep three lines).
+    @Test func hyphenationPointsCountInTheSearch() throws {
+        let text = AttributedText("\0\0\0\0\0\u{02}\0\u{FFFD}{\"id\":1,\"autr\"oh:\"a\",\"htt//:pstext\":\"hi 🎉 @x #t#\u{301}ttps://g.co\u{01}"
+                                  + "Collectionte\":\"q 世界\",\"images\"Q1}", style: TextStyle(size: 17.05))
+        var options = Self.options(width: 361, balanced: true)
+        options.hyphenation = Hyphenation(mode: .auto)
+        let balanced = try Fixtures.engine.layout(text, options: options)
+        var again = options
+        again.width = balanced.measuredWidth
+        let relaid = try Fixtures.engine.layout(text, options: again)
+        #expect(balanced.lineCount == 3)
+        #expect(relaid.lines.map(\.range) == balanced.lines.map(\.range))
+        #expect(balanced.measuredWidth < 300)
+    }
+
     /// Several paragraphs are broken at one width: the narrowest that keeps the text's lines.
     @Test func paragraphsShareTheBalancedWidth() throws {
         let text = AttributedText("Breaking news\n" + Self.headlines[1] + "\n" + Self.headlines[2], style: TextStyle(size: 18))

@@ -58,8 +58,13 @@ struct Hyphenator: Sendable {
     /// point at which the part before, with the hyphen, fits on a line already `lineWidth`
     /// wide: `lineWidth` + the part's width ≤ `limit`. Nil when no point fits. The pieces
     /// were shaped with `fonts`.
+    ///
+    /// `overflow` is lowered to the narrowest line width, or a bound below it, of the points
+    /// found too wide: a narrower limit would cut there (`LineBalance` searches widths by
+    /// the widths the breaker compares).
     func cut<Pieces: BidirectionalCollection<ShapedPiece>>(
-        _ unit: Pieces, fonts: FontFallbackChain, lineWidth: Double, limit: Double, graphemes: GraphemeBoundaries
+        _ unit: Pieces, fonts: FontFallbackChain, lineWidth: Double, limit: Double, graphemes: GraphemeBoundaries,
+        overflow: inout Double
     ) -> Cut? where Pieces.Index == Int {
         guard let first = unit.first, let last = unit.last, first.start < last.end else { return nil }
         // The widths of the unit's cluster boundaries, up to the first past the room: a
@@ -67,14 +72,27 @@ struct Hyphenator: Sendable {
         // words past them are not looked at (a long unit costs a line's worth per line).
         let room = limit - lineWidth
         let widths = LineCuts.cutPoints(unit, graphemes: graphemes, limit: room)
-        let points = hyphenationPoints(in: first.start..<min(last.end, widths[widths.count - 1].offset + 1), unit: unit,
+        let farthest = widths[widths.count - 1]
+        let points = hyphenationPoints(in: first.start..<min(last.end, farthest.offset + 1), unit: unit,
                                        end: last.end, graphemes: graphemes)
+        // A point past the farthest boundary, if any, is at least as wide as it.
+        if farthest.width > room { overflow = min(overflow, lineWidth + farthest.width) }
         guard !points.isEmpty else { return nil }
         var w = widths.count - 1
         for point in points.reversed() {
             while w > 0, widths[w].offset > point { w -= 1 }
-            if point > widths[widths.count - 1].offset || widths[w].width > room { continue }
-            guard let cut = cut(unit, at: point, fonts: fonts), lineWidth + BreakUnit(cut.head, cut.head.indices).width <= limit else { continue }
+            if point > farthest.offset { continue }
+            // The part without the hyphen, a bound below the part with it.
+            if widths[w].width > room {
+                overflow = min(overflow, lineWidth + widths[w].width)
+                continue
+            }
+            guard let cut = cut(unit, at: point, fonts: fonts) else { continue }
+            let width = lineWidth + BreakUnit(cut.head, cut.head.indices).width
+            guard width <= limit else {
+                overflow = min(overflow, width)
+                continue
+            }
             return cut
         }
         return nil

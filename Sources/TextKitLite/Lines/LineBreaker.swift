@@ -283,10 +283,16 @@ struct LineBreaker<Receiver: LineReceiver> {
                 receiver.place(unit.pieces, of: pieces)
                 return
             }
-            if hyphenates, let hyphenator, var cut = hyphenator.cut(pieces[unit.pieces], fonts: fonts, lineWidth: lineWidth, limit: limit, graphemes: graphemes) {
-                cut.index -= ownPieces()
-                placeHyphenated(cut, &unit, metrics: &metrics, of: &pieces)
-                continue
+            if hyphenates, let hyphenator {
+                var overflow = Double.infinity
+                let found = hyphenator.cut(pieces[unit.pieces], fonts: fonts, lineWidth: lineWidth, limit: limit, graphemes: graphemes,
+                                           overflow: &overflow)
+                if Receiver.recordsWidths { narrowestOverflow = min(narrowestOverflow, overflow) }
+                if var cut = found {
+                    cut.index -= ownPieces()
+                    placeHyphenated(cut, &unit, metrics: &metrics, of: &pieces)
+                    continue
+                }
             }
             if lineStart >= 0 {
                 // The line ends before the unit; white space that starts it hangs here.
