@@ -46,12 +46,7 @@ struct MeasureCommand: ParsableCommand {
         if layout == .cell, !exclude.isEmpty {
             throw ValidationError("--exclude shapes a text alone: give it with --layout text")
         }
-        if vertical, !exclude.isEmpty {
-            throw ValidationError("--exclude cannot be combined with --vertical: shapes are placed around horizontal lines")
-        }
-        if balance, !exclude.isEmpty {
-            throw ValidationError("--balance cannot be combined with --exclude: lines around exclusion shapes each have their own width")
-        }
+        if !exclude.isEmpty, let refusal = exclusionRefusal(try exclusions()) { throw ValidationError(refusal) }
         if layout == .cell {
             try feed.validateCellWidth()
             if style.isGiven {
@@ -60,6 +55,24 @@ struct MeasureCommand: ParsableCommand {
             if balance { throw ValidationError("--balance balances a text alone: give it with --layout text (a cell's texts break as the feed's style says)") }
             if vertical { throw ValidationError("--vertical sets a text alone: give it with --layout text (a cell's texts are horizontal)") }
         }
+    }
+
+    /// Why the library refuses `shapes` beside the other options given (`--vertical`,
+    /// `--balance`), naming the options as given; nil when it takes them.
+    private func exclusionRefusal(_ shapes: [ExclusionShape]) -> String? {
+        var options = LayoutOptions(exclusions: shapes)
+        options.lineBalance = balance
+        if vertical { options.writingMode = .vertical }
+        do { try options.validate() } catch {
+            guard case .invalidOption(let property, _, let reason) = error else { return error.description }
+            let name = switch property {
+            case "lineBalance": "--balance with --exclude"
+            case "exclusions" where vertical: "--exclude with --vertical"
+            default: "--exclude"
+            }
+            return "invalid \(name): \(reason)"
+        }
+        return nil
     }
 
     /// The shapes of `--exclude`.

@@ -157,6 +157,12 @@ import Testing
         var options = Self.vertical(100)
         options.exclusions = [.circle(center: Point(x: 10, y: 10), radius: 5)]
         #expect(throws: LayoutError.self) { try options.validate() }
+        // Refused for being vertical before the shapes are counted.
+        let ring = (0..<600).map { Point(x: 50 + 40 * cos(Double($0) / 100), y: 50 + 40 * sin(Double($0) / 100)) }
+        options.exclusions = [.polygon(ring), .polygon(ring)]
+        #expect {
+            try options.validate()
+        } throws: { ($0 as? LayoutError)?.description.contains("vertical text takes none") == true }
         let shaped = try Fixtures.engine.shape(AttributedText("一二三"))
         #expect {
             try Fixtures.engine.layout(shaped, options: Self.vertical(100))

@@ -196,6 +196,19 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
         }
         // Read once, and only when there are shapes: every layout and measurement validates.
         if let shapes = exclusionList {
+            // Options that take no shapes are refused first, whatever the shapes. Lines around
+            // exclusion shapes each have their own width and place: balancing breaks every line
+            // at one width, and start truncation over several lines drops the first lines,
+            // which would move the others past the shapes they were broken beside.
+            if writingMode == .vertical {
+                throw .invalidOption(name: "exclusions", value: shapes[0].description, reason: "shapes are placed around horizontal lines; vertical text takes none")
+            }
+            if lineBalance {
+                throw .invalidOption(name: "lineBalance", value: "true", reason: "lines around exclusion shapes each have their own width; balance them without exclusions")
+            }
+            if keepsLastLines {
+                throw .invalidOption(name: "truncation", value: "start", reason: "start truncation over several lines cannot be combined with exclusion shapes; use end or middle truncation, or one line")
+            }
             guard shapes.count <= ExclusionShape.maximumCount else {
                 throw .invalidOption(name: "exclusions", value: "\(shapes.count) shapes", reason: "at most \(ExclusionShape.maximumCount) shapes")
             }
@@ -205,18 +218,6 @@ public struct LayoutOptions: Sendable, Hashable, Codable {
             let vertices = shapes.reduce(0) { $0 + $1.vertexCount }
             guard vertices <= ExclusionShape.maximumVertices else {
                 throw .invalidOption(name: "exclusions", value: "\(vertices) polygon vertices", reason: "at most \(ExclusionShape.maximumVertices) polygon vertices in all")
-            }
-            // Lines around exclusion shapes each have their own width and place: balancing breaks
-            // every line at one width, and start truncation over several lines drops the first
-            // lines, which would move the others past the shapes they were broken beside.
-            if lineBalance {
-                throw .invalidOption(name: "lineBalance", value: "true", reason: "lines around exclusion shapes each have their own width; balance them without exclusions")
-            }
-            if writingMode == .vertical {
-                throw .invalidOption(name: "exclusions", value: shapes[0].description, reason: "shapes are placed around horizontal lines; vertical text takes none")
-            }
-            if keepsLastLines {
-                throw .invalidOption(name: "truncation", value: "start", reason: "start truncation over several lines cannot be combined with exclusion shapes; use end or middle truncation, or one line")
             }
         }
         if width.isFinite, width <= lineInsets.horizontal {

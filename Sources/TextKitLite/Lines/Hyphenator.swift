@@ -139,7 +139,7 @@ struct Hyphenator: Sendable {
         }
         let style = text.runs[Int(piece.style)].style
         let item = TextItem(start: 0, end: units.count, style: piece.style, script: script, level: piece.level,
-                            font: Int(piece.fontIndex))
+                            font: Int(piece.fontIndex), upright: piece.isUpright)
         var words = WordSource(cache: cache, shaper: HarfBuzzShaper())
         defer { words.finish() }
         words.begin(item, font: font, language: style.language)
