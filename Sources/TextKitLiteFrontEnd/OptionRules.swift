@@ -101,28 +101,30 @@ public enum OptionRules {
     /// Why a line height is refused.
     public static let lineHeightReason = "use natural, uniform or a positive number of points"
 
-    /// The option a library check of layout values refuses (the property it names) and why,
-    /// or nil when every value passes.
-    static func refusal(_ check: () throws(LayoutError) -> Void) -> (property: String, reason: String)? {
+    /// The option a library check of layout values refuses (the property it names), the
+    /// value as the library states it, and why; nil when every value passes.
+    static func refusal(_ check: () throws(LayoutError) -> Void) -> (property: String, value: String, reason: String)? {
         do {
             try check()
             return nil
         } catch {
             switch error {
-            case .invalidOption(let property, _, let reason): return (property, reason)
+            case .invalidOption(let property, let value, let reason): return (property, value, reason)
             }
         }
     }
 
-    /// The option a library check of drawing values refuses (the property it names) and
-    /// why, or nil when every value passes.
-    static func refusal(_ check: () throws(RenderError) -> Void) -> (property: String, reason: String)? {
+    /// The option a library check of drawing values refuses (the property it names), the
+    /// value as the library states it, and why; nil when every value passes.
+    static func refusal(_ check: () throws(RenderError) -> Void) -> (property: String, value: String, reason: String)? {
         do {
             try check()
             return nil
         } catch {
-            guard case .invalidOption(let property, _, let reason) = error else { return ("render options", error.description) }
-            return (property, reason)
+            guard case .invalidOption(let property, let value, let reason) = error else {
+                return ("render options", "", error.description)
+            }
+            return (property, value, reason)
         }
     }
 }

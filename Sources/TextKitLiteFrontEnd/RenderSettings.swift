@@ -87,9 +87,10 @@ public struct RenderSettings: Sendable, Hashable {
 
     /// The first option the library's checks refuse (`LayoutOptions.validate()`, then
     /// `RenderOptions.validate()`): the property they name ("width", "insets",
-    /// "lineHeightMultiple", "lineHeightMode", "scale", "maxPixels", ...) and why; nil when
-    /// every option passes. Each front end names the property its own way.
-    public var refusal: (property: String, reason: String)? {
+    /// "lineHeightMultiple", "lineHeightMode", "scale", "maxPixels", ...), the value as the
+    /// library states it ("1200 polygon vertices"), and why; nil when every option passes.
+    /// Each front end names the property its own way.
+    public var refusal: (property: String, value: String, reason: String)? {
         OptionRules.refusal { () throws(LayoutError) in try layoutOptions.validate() }
             ?? OptionRules.refusal { () throws(RenderError) in try renderOptions.validate() }
     }

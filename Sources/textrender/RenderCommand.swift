@@ -156,13 +156,14 @@ struct RenderCommand: ParsableCommand {
         // The layout and drawing options through the library's own checks, as usage errors
         // that name the options as given.
         if let refusal = try renderSettings().refusal {
-            let (name, value) = option(for: refusal.property)
+            let (name, value) = option(for: refusal.property, libraryValue: refusal.value)
             throw ValidationError("invalid \(name) \(value): \(refusal.reason)")
         }
     }
 
-    /// The option behind a property the library's checks name, and its value as given.
-    private func option(for property: String) -> (name: String, value: String) {
+    /// The option behind a property the library's checks name, and its value as given (the
+    /// library's, `libraryValue`, for the shapes: the one refused, or their count).
+    private func option(for property: String, libraryValue: String) -> (name: String, value: String) {
         switch property {
         case "width": ("--width", "\(width)")
         case "lineHeightMultiple": ("--line-height-multiple", "\(lineHeightMultiple)")
@@ -172,7 +173,7 @@ struct RenderCommand: ParsableCommand {
         case "maxPixels": ("--max-pixels", "\(maxPixels)")
         case "lineSpacing": ("--line-spacing", "\(fontOptions.lineSpacing)")
         case "maxLines": ("--max-lines", "\(maxLines)")
-        case "exclusions": ("--exclude", vertical ? "with --vertical" : exclude.joined(separator: " "))
+        case "exclusions": ("--exclude", vertical ? "with --vertical" : libraryValue)
         case "lineBalance": ("--balance", "with --exclude")
         case "truncation": ("--truncation", "\(truncation)")
         default: (property, "as given")  // every property the checks name is above

@@ -133,7 +133,7 @@ struct MeasureParameters: Equatable {
         if subject == .text, let refusal = textStyle.refusal {
             let given = switch refusal.property {
             case "exclusions" where textStyle.writingMode == .vertical: "exclude with vertical=true"
-            case "exclusions": "exclude (\(shapes.count) shapes)"
+            case "exclusions": "exclude (\(refusal.value))"
             case "lineBalance": "balance=true with exclude"
             default: refusal.property
             }

@@ -146,7 +146,7 @@ struct RenderRequest: Decodable, Sendable {
             case "maxPixels": ("maxPixels", settings.maxPixels)
             // What the library refuses beside exclusion shapes.
             case "exclusions" where settings.writingMode == .vertical: ("exclude", "with \"vertical\"")
-            case "exclusions": ("exclude", "(\(settings.exclusions.count) shapes)")
+            case "exclusions": ("exclude", "(\(refusal.value))")
             case "lineBalance": ("balance", "true with \"exclude\"")
             case "truncation": ("truncation", "\"\(settings.truncation)\" with \"exclude\"")
             default: (refusal.property, "as given")  // maxLines and lineSpacing were checked above

@@ -334,7 +334,7 @@ import TextRenderService
         (#"{"text":"x","exclude":["\#(Array(repeating: "circle:1,2,3", count: 257).joined(separator: #"",""#))"]}"#, 400,
          #"too many \"exclude\" values (257): at most 256"#),
         (#"{"text":"x","exclude":["polygon:\#(Array(repeating: "0,0", count: 600).joined(separator: ","))","polygon:\#(Array(repeating: "0,0", count: 600).joined(separator: ","))"]}"#,
-         400, #"invalid \"exclude\" (2 shapes): at most 1024 polygon vertices in all"#),
+         400, #"invalid \"exclude\" (1200 polygon vertices): at most 1024 polygon vertices in all"#),
         (#"{"text":"x","exclude":["circle:1,2,3"],"balance":true}"#, 400,
          #"invalid \"balance\" true with \"exclude\": lines around exclusion shapes each have their own width"#),
         (#"{"text":"x","exclude":["circle:1,2,3"],"maxLines":2,"truncation":"start"}"#, 400,
