@@ -87,8 +87,8 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// Width of the last line ended (without its hanging white space).
     private var lastLineWidth = 0.0
     /// The widths the breaker compared with its width and found to fit (the widest line but
-    /// a single cluster wider than the width) and not to fit (a line with the unit or
-    /// cluster that did not fit it): at any width from `widestFit` to below `narrowestOverflow`
+    /// a single cluster wider than the width) and not to fit (a line with the unit, cluster
+    /// or hyphenated part that did not fit it): at any width from `widestFit` to below `narrowestOverflow`
     /// (each less the tolerance, `LineCuts.epsilon`) every comparison comes out the same, so
     /// the same lines are broken (`LineBalance`). Recorded for a receiver that asks
     /// (`LineReceiver.recordsWidths`).

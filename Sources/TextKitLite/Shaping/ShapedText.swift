@@ -91,7 +91,7 @@ extension ShapedText {
                 storage.metrics.withUnsafeBufferPointer { metrics in
                     for index in paragraphs.indices {
                         if breaker.isStopped { break }  // the line limit was reached before this paragraph
-                        // Its fields in place: copying a paragraph would count its references.
+                        // Its fields, read in place.
                         breaker.beginParagraph(paragraphs[index].range, level: paragraphs[index].level,
                                                graphemes: paragraphs[index].graphemes, emptyMetrics: paragraphs[index].emptyMetrics)
                         if breaker.flow != nil {
