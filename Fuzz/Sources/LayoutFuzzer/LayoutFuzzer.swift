@@ -115,21 +115,22 @@ enum LayoutFuzzer {
             check("layout") { () throws(LayoutError) in _ = try engine.layout(text, options: options) }
             check("measuring") { () throws(LayoutError) in _ = try engine.measure(text, options: options) }
         }
-        if options.exclusions.contains(where: { $0.problem != nil }) {
+        // Options that take no shapes are refused before the shapes themselves.
+        if !options.exclusions.isEmpty, options.writingMode == .vertical {
             requireRefusal("exclusions")
-            options.exclusions.removeAll { $0.problem != nil }
+            options.exclusions = []
         }
         if !options.exclusions.isEmpty, options.lineBalance {
             requireRefusal("lineBalance")
             options.lineBalance = false
         }
-        if !options.exclusions.isEmpty, options.writingMode == .vertical {
-            requireRefusal("exclusions")
-            options.exclusions = []
-        }
         if !options.exclusions.isEmpty, options.keepsLastLines {
             requireRefusal("truncation")
             options.truncation = .end
+        }
+        if options.exclusions.contains(where: { $0.problem != nil }) {
+            requireRefusal("exclusions")
+            options.exclusions.removeAll { $0.problem != nil }
         }
         return options
     }
