@@ -64,20 +64,16 @@ struct MeasureCommand: ParsableCommand {
         options.lineBalance = balance
         if vertical { options.writingMode = .vertical }
         do { try options.validate() } catch {
-            guard case .invalidOption(let property, _, let reason) = error else { return error.description }
-            let name = switch property {
-            case "lineBalance": "--balance with --exclude"
-            case "exclusions" where vertical: "--exclude with --vertical"
-            default: "--exclude"
-            }
-            return "invalid \(name): \(reason)"
+            guard case .invalidOption(let property, let value, let reason) = error else { return error.description }
+            let (name, shown) = ExcludeOption.refused(property, value: value, vertical: vertical) ?? ("--exclude", value)
+            return "invalid \(name) \(shown): \(reason)"
         }
         return nil
     }
 
     /// The shapes of `--exclude`.
     func exclusions() throws -> [ExclusionShape] {
-        do { return try ExclusionShape.shapes(options: exclude).get() } catch { throw ValidationError(error.message(option: "--exclude")) }
+        try ExcludeOption.shapes(exclude)
     }
 
     /// The style of a text alone: the body size, and the style options.

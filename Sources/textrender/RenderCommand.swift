@@ -164,7 +164,8 @@ struct RenderCommand: ParsableCommand {
     /// The option behind a property the library's checks name, and its value as given (the
     /// library's, `libraryValue`, for the shapes: the one refused, or their count).
     private func option(for property: String, libraryValue: String) -> (name: String, value: String) {
-        switch property {
+        if let shapes = ExcludeOption.refused(property, value: libraryValue, vertical: vertical) { return shapes }
+        return switch property {
         case "width": ("--width", "\(width)")
         case "lineHeightMultiple": ("--line-height-multiple", "\(lineHeightMultiple)")
         case "lineHeightMode": ("--line-height", lineHeight)
@@ -173,10 +174,8 @@ struct RenderCommand: ParsableCommand {
         case "maxPixels": ("--max-pixels", "\(maxPixels)")
         case "lineSpacing": ("--line-spacing", "\(fontOptions.lineSpacing)")
         case "maxLines": ("--max-lines", "\(maxLines)")
-        case "exclusions": ("--exclude", vertical ? "with --vertical" : libraryValue)
-        case "lineBalance": ("--balance", "with --exclude")
         case "truncation": ("--truncation", "\(truncation)")
-        default: (property, "as given")  // every property the checks name is above
+        default: (property, "as given")  // every property the checks name is above or in ExcludeOption
         }
     }
 
@@ -213,7 +212,7 @@ struct RenderCommand: ParsableCommand {
 
     /// The shapes of `--exclude`.
     func exclusions() throws -> [ExclusionShape] {
-        do { return try ExclusionShape.shapes(options: exclude).get() } catch { throw ValidationError(error.message(option: "--exclude")) }
+        try ExcludeOption.shapes(exclude)
     }
 
     /// The point of `--hit`, if given.
