@@ -36,6 +36,8 @@ let package = Package(
         .target(
             name: "CUnicode",
             linkerSettings: [.linkedLibrary("icuuc")]),
+        // Blending kernels compiled per instruction set (see Sources/CBlend/include/CBlend.h).
+        .target(name: "CBlend"),
         // ICU's formatters (libicui18n) for the feed layer's labels: relative times and dates.
         .target(
             name: "CFeedFormat",
@@ -61,7 +63,7 @@ let package = Package(
             exclude: ["libjpeg"]),
         .target(
             name: "TextKitLite",
-            dependencies: ["CHarfBuzz", "CFreetype", "CFontconfig", "CUnicode", "CPNG", "CHyphen", .product(name: "DequeModule", package: "swift-collections")],
+            dependencies: ["CHarfBuzz", "CFreetype", "CFontconfig", "CUnicode", "CPNG", "CBlend", "CHyphen", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The feed layer, built on the core (which never imports it): posts, cell spec,
         // precomputer, height cache, cell renderer.
@@ -100,7 +102,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "TextKitLiteTests",
-            dependencies: ["TextKitLite", "TextKitLiteFeed", "TextKitLiteMedia", "TextKitLiteFrontEnd", "SampleFeed"],
+            dependencies: ["TextKitLite", "TextKitLiteFeed", "TextKitLiteMedia", "TextKitLiteFrontEnd", "SampleFeed", "CBlend"],
             resources: [.copy("Snapshots"), .copy("Fixtures")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The documentation articles' code (the .docc catalogs), run against the public API

@@ -1,3 +1,4 @@
+import CBlend
 @testable import SampleFeed
 import Testing
 @testable import TextKitLite
@@ -55,10 +56,16 @@ import Testing
         }
     }
 
-    /// The RGBA chunks (`blitChunksRGBA`, four pixels at a time) give the bytes of the
+    /// The RGBA kernels this processor can run: the baseline, and AVX2 when it has it.
+    static let rgbaKernels: [(name: String, kernel: tkl_blend_rgba_kernel)] =
+        [("baseline", tkl_blend_rgba_baseline)] + (tkl_cpu_has_avx2() != 0 ? [("avx2", tkl_blend_rgba_avx2)] : [])
+
+    /// The RGBA chunks (`blitChunksRGBA`, eight pixels at a time) give the bytes of the
     /// per-pixel RGBA blend (`blitRGBA`), for opaque and translucent inks over any
-    /// premultiplied pixels.
-    @Test func rgbaChunksEqualRGBAPixels() {
+    /// premultiplied pixels, with each kernel.
+    @Test(arguments: rgbaKernels.map(\.name))
+    func rgbaChunksEqualRGBAPixels(kernelName: String) throws {
+        let kernel = try #require(Self.rgbaKernels.first { $0.name == kernelName }).kernel
         var trial = 0
         Self.randomPlacements(seed: 35) { glyph, width, height, x, y, next in
             trial += 1
@@ -71,7 +78,7 @@ import Testing
             var chunks = background, pixels = background
             chunks.withUnsafeMutableBufferPointer {
                 TextRenderer.blitChunksRGBA(glyph, into: TextRenderer.Canvas(pixels: $0, width: width, height: height, format: .rgba8),
-                                            x: x, y: y, ink: ink)
+                                            x: x, y: y, ink: ink, kernel: kernel)
             }
             pixels.withUnsafeMutableBufferPointer {
                 TextRenderer.blitRGBA(glyph.image, into: TextRenderer.Canvas(pixels: $0, width: width, height: height, format: .rgba8),

@@ -87,6 +87,31 @@ public enum OneScaleWorkloads {
         return checksum
     }
 
+    /// The texts' layouts at the body's options (`TextEngine.layout`), for drawing alone.
+    public static func layouts(_ bodies: [AttributedText], engine: TextEngine) -> [TextLayout] {
+        bodies.map { body in
+            do { return try engine.layout(body, options: bodyOptions) } catch { fatalError("body: \(error)") }
+        }
+    }
+
+    /// Drawing alone: each layout into a new bitmap at 1× (`TextRenderer.render`), the peer of
+    /// Pango + cairo drawing a layout made ahead.
+    ///
+    /// - Returns: a checksum of the bitmaps.
+    public static func drawBodies(_ layouts: [TextLayout], renderer: TextRenderer, format: Bitmap.PixelFormat = .gray8) -> Int {
+        let options = options(format)
+        var checksum = 0
+        for layout in layouts {
+            do {
+                guard let bitmap = try renderer.render(layout, options: options).bitmap else { fatalError("cancelled") }
+                checksum &+= bitmap.height &+ (bitmap.pixels.isEmpty ? 0 : Int(bitmap.pixels[bitmap.pixels.count / 2]))
+            } catch {
+                fatalError("body: \(error)")
+            }
+        }
+        return checksum
+    }
+
     /// Drawing alone: `renderer` draws precomputed 1× cells.
     public static func draw(_ cells: [CellLayout], renderer: CellRenderer, format: Bitmap.PixelFormat = .gray8) -> Int {
         let options = options(format)

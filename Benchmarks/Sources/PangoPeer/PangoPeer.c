@@ -55,12 +55,12 @@ int pango_peer_layout(PangoPeer *peer, const char *text, int length, int *lines)
     return height;
 }
 
-unsigned pango_peer_draw(PangoPeer *peer, const char *text, int length, int argb) {
-    pango_layout_set_text(peer->layout, text, length);
+/// A new surface of `layout`'s size, `layout` drawn into it; a checksum of its pixels.
+static unsigned draw_layout(PangoLayout *layout, int argb) {
     int width = 0, height = 0;
-    pango_layout_get_pixel_size(peer->layout, &width, &height);
+    pango_layout_get_pixel_size(layout, &width, &height);
     cairo_surface_t *surface = cairo_image_surface_create(argb ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_A8,
-                                                          pango_layout_get_width(peer->layout) / PANGO_SCALE, height);
+                                                          pango_layout_get_width(layout) / PANGO_SCALE, height);
     cairo_t *cr = cairo_create(surface);
     if (argb) {
         cairo_set_source_rgb(cr, 1, 1, 1);
@@ -69,7 +69,7 @@ unsigned pango_peer_draw(PangoPeer *peer, const char *text, int length, int argb
     } else {
         cairo_set_source_rgba(cr, 0, 0, 0, 1);
     }
-    pango_cairo_show_layout(cr, peer->layout);
+    pango_cairo_show_layout(cr, layout);
     cairo_destroy(cr);
     cairo_surface_flush(surface);
     const unsigned char *data = cairo_image_surface_get_data(surface);
@@ -79,6 +79,23 @@ unsigned pango_peer_draw(PangoPeer *peer, const char *text, int length, int argb
     cairo_surface_destroy(surface);
     return checksum;
 }
+
+unsigned pango_peer_draw(PangoPeer *peer, const char *text, int length, int argb) {
+    pango_layout_set_text(peer->layout, text, length);
+    return draw_layout(peer->layout, argb);
+}
+
+void *pango_peer_prepare(PangoPeer *peer, const char *text, int length) {
+    PangoLayout *layout = pango_layout_copy(peer->layout);
+    pango_layout_set_text(layout, text, length);
+    int width = 0, height = 0;
+    pango_layout_get_pixel_size(layout, &width, &height);
+    return layout;
+}
+
+unsigned pango_peer_draw_layout(void *layout, int argb) { return draw_layout(layout, argb); }
+
+void pango_peer_free_layout(void *layout) { g_object_unref(layout); }
 
 int pango_peer_font_files(PangoPeer *peer, const char *text, int length, char *buffer, int size) {
     pango_layout_set_text(peer->layout, text, length);

@@ -60,6 +60,13 @@ func pangoDraw(_ peer: OpaquePointer, argb: Bool = false) -> Int {
     return total
 }
 
+/// Draws layouts made ahead, as a client draws bodies laid out in the background.
+func pangoDrawPrepared(_ layouts: [UnsafeMutableRawPointer?], argb: Bool) -> Int {
+    var total = 0
+    for layout in layouts { total &+= Int(pango_peer_draw_layout(layout, argb ? 1 : 0)) }
+    return total
+}
+
 // Setup, not timed: a warm word cache and glyph cache for TextKitLite, a warm font map
 // and glyph cache for Pango + cairo.
 let engine = LayoutWorkloads.warmEngine(posts)
@@ -72,6 +79,10 @@ _ = OneScaleWorkloads.layoutAndDrawBodies(plainBodies, engine: engine, renderer:
 _ = pangoDraw(cellPeer)
 _ = pangoDraw(cellPeer, argb: true)
 _ = pangoLayout(allLinesPeer)
+let preparedLayouts = bodies.map { body in body.withUnsafeBufferPointer { pango_peer_prepare(cellPeer, $0.baseAddress, Int32($0.count)) } }
+let bodyLayouts = OneScaleWorkloads.layouts(plainBodies, engine: engine)
+_ = pangoDrawPrepared(preparedLayouts, argb: true)
+_ = OneScaleWorkloads.drawBodies(bodyLayouts, renderer: renderer.textRenderer, format: .rgba8)
 
 /// One pass, in a function of its own so that callgrind can count only what it runs.
 @inline(never)
@@ -90,6 +101,8 @@ let workloads: [(name: String, run: () -> Int)] = [
     ("pangoCairoDrawARGB", { pangoDraw(cellPeer, argb: true) }),
     ("layoutDraw1xRGBA", { OneScaleWorkloads.layoutAndDraw(posts, engine: engine, renderer: renderer, format: .rgba8) }),
     ("draw1xRGBA", { OneScaleWorkloads.draw(cells, renderer: renderer, format: .rgba8) }),
+    ("pangoCairoDrawPreparedARGB", { pangoDrawPrepared(preparedLayouts, argb: true) }),
+    ("drawBody1xRGBA", { OneScaleWorkloads.drawBodies(bodyLayouts, renderer: renderer.textRenderer, format: .rgba8) }),
     ("layoutDrawBody1xRGBA", {
         OneScaleWorkloads.layoutAndDrawBodies(plainBodies, engine: engine, renderer: renderer.textRenderer, format: .rgba8)
     }),
@@ -231,6 +244,8 @@ let figures = [
     row("TextKitLite layout + RGBA drawing of the body alone at 1×, µs", "layoutDrawBody1xRGBA"),
     row("TextKitLite cell layout + RGBA drawing at 1× (light theme), µs", "layoutDraw1xRGBA"),
     row("TextKitLite RGBA drawing alone (precomputed cells, 1×), µs", "draw1xRGBA"),
+    row("Pango + cairo: ARGB32 drawing alone of the body laid out ahead, µs", "pangoCairoDrawPreparedARGB"),
+    row("TextKitLite RGBA drawing alone of the body laid out ahead, µs", "drawBody1xRGBA"),
     row("whole `textrender feed --scale 1 --jobs 1 --gray` process (PGM files on tmpfs), µs", "process"),
     row("the same in color, `--format ppm` (PPM files), µs", "processColor"),
     row("the same in color, the default PNG files, µs", "processPNG"),
@@ -241,6 +256,9 @@ let goals = [
     ratio("Pango + cairo / whole textrender feed process", peer: "pangoCairoDraw", ours: "process", goal: 3),
     ratio("Pango + cairo ARGB32 / TextKitLite RGBA layout + drawing, the body", peer: "pangoCairoDrawARGB", ours: "layoutDrawBody1xRGBA", goal: 3),
     ratio("Pango + cairo ARGB32 / TextKitLite RGBA layout + drawing, the whole cell", peer: "pangoCairoDrawARGB", ours: "layoutDraw1xRGBA", goal: 3),
+    ratio("Pango + cairo ARGB32 / TextKitLite RGBA drawing alone, the body", peer: "pangoCairoDrawPreparedARGB", ours: "drawBody1xRGBA", goal: 3),
+    ratio("Pango + cairo ARGB32 drawing alone of the body / TextKitLite RGBA drawing alone of the whole cell",
+          peer: "pangoCairoDrawPreparedARGB", ours: "draw1xRGBA", goal: 3),
     ratioAtMost("RGBA / gray drawing alone, precomputed cells", costly: "draw1xRGBA", plain: "draw1x", limit: 1.6),
     ratioAtMost("RGBA / gray layout + drawing, the whole cell", costly: "layoutDraw1xRGBA", plain: "layoutDraw1x", limit: 1.6),
     ratioAtMost("color PPM / gray PGM, whole textrender feed processes", costly: "processColor", plain: "process", limit: 1.6),

@@ -55,31 +55,50 @@ public final class GlyphCache: Sendable {
 
     /// The mask of a glyph, rasterized on first use.
     func image(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: Bitmap.PixelFormat, upright: Bool = false) -> GlyphImage {
-        self.glyph(font: font, glyph: glyph, pixelSize: pixelSize, phase: phase, format: format, upright: upright).image
+        self.glyph(glyph, phase: phase, in: Strike(font: font, pixelSize: pixelSize, format: format, upright: upright)).image
+    }
+
+    /// What the keys of one run's glyphs share: made once a run, so that a glyph's lookup
+    /// does not convert its size or test its font again.
+    struct Strike {
+        let font: Font
+        /// Pixel size in 1/64 pixel.
+        let size: Int32
+        /// A bitmap color glyph kept with its color plane, for an RGBA bitmap.
+        let color: Bool
+        /// An upright glyph of a vertical layout.
+        let upright: Bool
+
+        init(font: Font, pixelSize: Double, format: Bitmap.PixelFormat, upright: Bool) {
+            self.font = font
+            size = Int32(saturating: (pixelSize * 64).rounded())
+            color = font.isColor && format == .rgba8
+            self.upright = upright
+        }
     }
 
     /// The key's phase bit of an upright glyph of a vertical layout (kept turned, at phase 0).
     private static let uprightPhase: UInt8 = 0x80
 
     /// A glyph's mask and its padded rows, rasterized on first use, for drawing into a
-    /// bitmap of `format`: a bitmap color glyph has no subpixel phases, and is kept once
-    /// with the luminance a gray bitmap draws and once with the color plane an RGBA one does
-    /// (its key's phase tells which), each made only when asked for.
+    /// bitmap of the strike's format: a bitmap color glyph has no subpixel phases, and is
+    /// kept once with the luminance a gray bitmap draws and once with the color plane an
+    /// RGBA one does (its key's phase tells which), each made only when asked for.
     /// An upright glyph of a vertical layout is kept apart, turned into line coordinates
     /// (`GlyphImage.uprightInLine`), at phase 0.
-    func glyph(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: Bitmap.PixelFormat, upright: Bool = false) -> CachedGlyph {
-        let color = font.isColor && format == .rgba8
-        let plain = font.isColor ? (color ? 1 : 0) : UInt8(upright ? 0 : phase)
-        let key = Key(font: font.id, size: Int32(saturating: (pixelSize * 64).rounded()), glyph: glyph,
-                      phase: upright ? plain | Self.uprightPhase : plain, seed: seed)
+    func glyph(_ glyph: UInt32, phase: Int, in strike: Strike) -> CachedGlyph {
+        let font = strike.font
+        let plain = font.isColor ? (strike.color ? 1 : 0) : UInt8(strike.upright ? 0 : phase)
+        let key = Key(font: font.id, size: strike.size, glyph: glyph,
+                      phase: strike.upright ? plain | Self.uprightPhase : plain, seed: seed)
         if let cached = cache.value(for: key) { return cached }
         // Under the font's FreeType lock, look again: another thread may have just made it.
         return font.withRasterizer { face in
             if let cached = cache.value(for: key, record: false) { return cached }
             rasterizations.add(1, ordering: .relaxed)
             var image = face.rasterize(glyph: glyph, pixelSize: Double(key.size) / 64, phase: font.isColor ? 0 : Int(plain),
-                                       synthesis: font.synthesis, color: color)
-            if upright {
+                                       synthesis: font.synthesis, color: strike.color)
+            if strike.upright {
                 let origin = font.verticalOrigin(glyph: glyph, size: Double(key.size) / 64)
                 image = image.uprightInLine(origin: (Int(origin.x.rounded()), Int(origin.y.rounded())))
             }

@@ -10,6 +10,8 @@ import Synchronization
 /// their shared state in an actor or a `Mutex` of their own.
 @usableFromInline package final class Locked<Value: ~Copyable>: Sendable {
     @usableFromInline let mutex: Mutex<Value>
+    /// `ThreadSanitizer.hooks`, read once: a lazily made global costs a call on every read.
+    @usableFromInline let hooks = ThreadSanitizer.hooks
 
     package init(_ value: consuming sending Value) {
         mutex = Mutex(value)
@@ -24,7 +26,6 @@ import Synchronization
     package func withLock<Result: ~Copyable, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
         try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
             let address = Unmanaged.passUnretained(self).toOpaque()
-            let hooks = ThreadSanitizer.hooks
             hooks?.acquire(address)
             defer { hooks?.release(address) }
             return try body(&value)

@@ -24,6 +24,14 @@ int pango_peer_layout(PangoPeer *peer, const char *text, int length, int *lines)
 /// checksum of the surface.
 unsigned pango_peer_draw(PangoPeer *peer, const char *text, int length, int argb);
 
+/// A layout of `text` made and laid out now, with the peer's settings: for drawing alone
+/// (`pango_peer_draw_layout`), as a client draws a body laid out ahead. Free it with
+/// `pango_peer_free_layout`.
+void *pango_peer_prepare(PangoPeer *peer, const char *text, int length);
+/// Draws a prepared layout as `pango_peer_draw` does, without laying it out: a new surface,
+/// the background, `pango_cairo_show_layout`; returns a checksum of the surface.
+unsigned pango_peer_draw_layout(void *layout, int argb);
+void pango_peer_free_layout(void *layout);
 /// Writes into `buffer` (`size` bytes) the distinct font files the runs of `text` use,
 /// separated by newlines; returns how many.
 int pango_peer_font_files(PangoPeer *peer, const char *text, int length, char *buffer, int size);
