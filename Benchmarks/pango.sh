@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # TextKitLite against Pango + cairo, one core each, on the benchmark feed's 2,000 posts and the
 # bundled fonts: Pango layout and Pango + cairo A8 drawing of each body against TextKitLite's
-# measuring and its layout + drawing at 1x of the same body alone, and of the whole cell, and
-# whole `textrender feed --scale 1 --jobs 1` processes writing to /dev/shm (gray PGM, color PPM and
-# color PNG cells), and RGBA against gray and Pango + cairo ARGB32 (PangoReport; see
-# ../BENCHMARKS.md).
+# measuring and its layout + drawing at 1x of the same body alone, and of the whole cell; drawing
+# alone of layouts made ahead on both sides; whole `textrender feed --scale 1 --jobs 1` processes
+# writing to /dev/shm (gray PGM, color PPM and color PNG cells); RGBA against gray and against
+# Pango + cairo ARGB32 (PangoReport; see ../BENCHMARKS.md).
 #
 #   Benchmarks/pango.sh [--rounds N] [--baseline PATH-TO-AN-OLDER-textrender]
 set -euo pipefail
