@@ -12,7 +12,7 @@ import Testing
     /// `background`.
     static func blended(coverage: UInt8, ink: Color, over background: Color) throws -> (UInt8, UInt8, UInt8, UInt8) {
         var bitmap = try Bitmap(width: 1, height: 1, format: .rgba8, background: background)
-        let glyph = CachedGlyph(GlyphImage(width: 1, height: 1, left: 0, top: 0, coverage: [coverage], luminance: nil))
+        let glyph = CachedGlyph.make(GlyphImage(width: 1, height: 1, left: 0, top: 0, coverage: [coverage], luminance: nil))
         let (width, height) = (bitmap.width, bitmap.height)
         bitmap.pixels.withUnsafeMutableBufferPointer {
             TextRenderer.blit(glyph, into: TextRenderer.Canvas(pixels: $0, width: width, height: height, format: .rgba8), x: 0, y: 0, ink: ink)

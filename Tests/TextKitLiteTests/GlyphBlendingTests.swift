@@ -22,7 +22,7 @@ import Testing
     @Test func everyCoverageOverEveryLevelAtEveryInk() {
         // Column c of the mask has coverage c; row d of the bitmap has level d.
         let coverage = (0..<256).flatMap { _ in (0..<256).map { UInt8($0) } }
-        let glyph = CachedGlyph(GlyphImage(width: 256, height: 256, left: 0, top: 0, coverage: coverage, luminance: nil))
+        let glyph = CachedGlyph.make(GlyphImage(width: 256, height: 256, left: 0, top: 0, coverage: coverage, luminance: nil))
         let width = 264
         let background = (0..<256).flatMap { row in [UInt8](repeating: UInt8(row), count: width) }
         for ink in 0...255 {
@@ -41,7 +41,7 @@ import Testing
         for _ in 0..<2_000 {
             let w = next(1...40), h = next(1...24)
             let coverage = (0..<w * h).map { _ in UInt8(next(0...255)) }
-            let glyph = CachedGlyph(GlyphImage(width: w, height: h, left: 0, top: 0, coverage: coverage, luminance: nil))
+            let glyph = CachedGlyph.make(GlyphImage(width: w, height: h, left: 0, top: 0, coverage: coverage, luminance: nil))
             let width = glyph.stride + next(0...20), height = next(1...40)
             body(glyph, width, height, next(0...(width - glyph.stride)), next(-h...height), next)
         }
@@ -90,11 +90,11 @@ import Testing
 
     @Test func paddedRowsHoldTheCoverageThenZeros() {
         let image = GlyphImage(width: 9, height: 2, left: 0, top: 0, coverage: Array(1...18), luminance: nil)
-        let glyph = CachedGlyph(image)
+        let glyph = CachedGlyph.make(image)
         #expect(glyph.stride == 16)
         #expect(Array(glyph.padded[0..<16]) == Array(1...9) + [UInt8](repeating: 0, count: 7))
         #expect(Array(glyph.padded[16..<32]) == Array(10...18) + [UInt8](repeating: 0, count: 7))
-        let color = CachedGlyph(GlyphImage(width: 2, height: 1, left: 0, top: 0, coverage: [9, 9], luminance: [1, 1]))
+        let color = CachedGlyph.make(GlyphImage(width: 2, height: 1, left: 0, top: 0, coverage: [9, 9], luminance: [1, 1]))
         #expect(color.stride == 0 && color.padded.isEmpty)
     }
 }

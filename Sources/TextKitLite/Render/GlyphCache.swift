@@ -102,7 +102,7 @@ public final class GlyphCache: Sendable {
                 let origin = font.verticalOrigin(glyph: glyph, size: Double(key.size) / 64)
                 image = image.uprightInLine(origin: (Int(origin.x.rounded()), Int(origin.y.rounded())))
             }
-            let cached = CachedGlyph(image)
+            let cached = CachedGlyph.make(image)
             cache.insert(cached, for: key, cost: cached.byteCount)
             return cached
         }
@@ -119,32 +119,64 @@ public final class GlyphCache: Sendable {
 
 /// A glyph as the cache holds it: its mask, and for an outline glyph the same coverage in
 /// rows padded with zeros to whole chunks of `chunk` pixels, which `TextRenderer` blends a
-/// chunk at a time with no per-pixel tail (a zero leaves its pixel as it is). A class, so
-/// that a lookup retains one reference, not each plane.
-final class CachedGlyph: Sendable {
+/// chunk at a time with no per-pixel tail (a zero leaves its pixel as it is).
+///
+/// One object, the padded rows stored inline after the header: drawing a glyph at 1× is
+/// mostly waiting for memory (a feed's working set is thousands of CJK glyphs), and with the
+/// rows in an array of their own, their address was known only once the object had been
+/// read. Inline, a lookup's reference count and the first row are found at once.
+// @unchecked Sendable: the storage's header and rows are written only in `make`, before the
+// value is returned to anyone, and never after; every later access reads.
+struct CachedGlyph: @unchecked Sendable {
     /// Pixels blended at once: eight 16-bit lanes, one SSE2 register.
     static let chunk = 8
 
-    let image: GlyphImage
-    /// Bytes per padded row (a multiple of `chunk`); 0 for a color glyph, which has none.
-    let stride: Int
-    /// `image.height` rows of `stride` bytes: the coverage, then zeros.
-    let padded: [UInt8]
-
-    init(_ image: GlyphImage) {
-        self.image = image
-        guard image.luminance == nil, image.color == nil, image.width > 0 else {
-            (stride, padded) = (0, [])
-            return
-        }
-        let stride = (image.width + Self.chunk - 1) / Self.chunk * Self.chunk
-        var padded = [UInt8](repeating: 0, count: stride * image.height)
-        for row in 0..<image.height {
-            padded[row * stride..<row * stride + image.width] = image.coverage[row * image.width..<(row + 1) * image.width]
-        }
-        (self.stride, self.padded) = (stride, padded)
+    struct Header {
+        let image: GlyphImage
+        let stride: Int
     }
 
+    private let storage: ManagedBuffer<Header, UInt8>
+
+    /// A cached glyph of `image`, its padded rows made from its coverage (none for a color
+    /// glyph or an empty one).
+    static func make(_ image: GlyphImage) -> CachedGlyph {
+        let outline = image.luminance == nil && image.color == nil && image.width > 0
+        let stride = outline ? (image.width + chunk - 1) / chunk * chunk : 0
+        let count = stride * image.height
+        let storage = ManagedBuffer<Header, UInt8>.create(minimumCapacity: count) { _ in Header(image: image, stride: stride) }
+        storage.withUnsafeMutablePointerToElements { rows in
+            rows.initialize(repeating: 0, count: count)
+            image.coverage.withUnsafeBufferPointer { coverage in
+                for row in 0..<(stride > 0 ? image.height : 0) {
+                    (rows + row * stride).update(from: coverage.baseAddress! + row * image.width, count: image.width)
+                }
+            }
+        }
+        return CachedGlyph(storage: storage)
+    }
+
+    // Read through the header's pointer: `ManagedBuffer.header` is a class's stored
+    // property, whose every access is checked for exclusivity at run time.
+    var image: GlyphImage { storage.withUnsafeMutablePointerToHeader { $0.pointee.image } }
+    /// The mask's size and its offset from the pen (left, and top above the baseline), in
+    /// pixels: `image`'s, without copying its planes.
+    var width: Int { storage.withUnsafeMutablePointerToHeader { $0.pointee.image.width } }
+    var height: Int { storage.withUnsafeMutablePointerToHeader { $0.pointee.image.height } }
+    var left: Int { storage.withUnsafeMutablePointerToHeader { $0.pointee.image.left } }
+    var top: Int { storage.withUnsafeMutablePointerToHeader { $0.pointee.image.top } }
+    /// Bytes per padded row (a multiple of `chunk`); 0 for a color glyph, which has none.
+    var stride: Int { storage.withUnsafeMutablePointerToHeader { $0.pointee.stride } }
+
+    /// The padded rows: `image.height` rows of `stride` bytes, the coverage then zeros.
+    @inline(__always)
+    func withPaddedRows<R>(_ body: (UnsafePointer<UInt8>) -> R) -> R {
+        storage.withUnsafeMutablePointerToElements { body(UnsafePointer($0)) }
+    }
+
+    /// A copy of the padded rows.
+    var padded: [UInt8] { withPaddedRows { Array(UnsafeBufferPointer(start: $0, count: stride * image.height)) } }
+
     /// Memory held, used to bound the cache.
-    var byteCount: Int { image.byteCount + padded.count + 32 }
+    var byteCount: Int { image.byteCount + stride * image.height + 32 }
 }

@@ -255,8 +255,8 @@ public struct TextRenderer: Sendable {
                     /// Draws one glyph (or one color layer) in `ink` at `pen`.
                     @inline(__always) func draw(_ glyph: UInt32, at pen: (x: Int, phase: Int, y: Int), ink: Color) {
                         let glyph = glyphCache.glyph(glyph, phase: pen.phase, in: strike)
-                        guard glyph.image.width > 0 else { return }
-                        Self.blit(glyph, into: canvas, x: pen.x + glyph.image.left + shiftX, y: pen.y - glyph.image.top + shiftY, ink: ink)
+                        guard glyph.width > 0 else { return }
+                        Self.blit(glyph, into: canvas, x: pen.x + glyph.left + shiftX, y: pen.y - glyph.top + shiftY, ink: ink)
                     }
                     for index in 0..<min(glyphs.count, positions.count) {
                         guard let pen = Self.pen(positions[index], x: originX, baseline: baseline, scale: scale, upright: upright) else { continue }
@@ -319,12 +319,11 @@ public struct TextRenderer: Sendable {
     @inline(__always)
     static func blitChunksRGBA(_ glyph: CachedGlyph, into canvas: Canvas, x: Int, y: Int, ink: Color,
                                kernel: tkl_blend_rgba_kernel = tkl_blend_rgba) {
-        let y0 = max(0, y), y1 = min(canvas.height, y + glyph.image.height)
+        let y0 = max(0, y), y1 = min(canvas.height, y + glyph.height)
         guard y0 < y1, let pixelBase = canvas.pixels.baseAddress else { return }
         let stride = glyph.stride, width = canvas.width
         let inkBytes = (ink.red, ink.green, ink.blue, ink.alpha)
-        glyph.padded.withUnsafeBufferPointer { coverage in
-            guard let coverageBase = coverage.baseAddress else { return }
+        glyph.withPaddedRows { coverageBase in
             withUnsafeBytes(of: inkBytes) { ink in
                 kernel(pixelBase + (y0 * width + x) * 4, width * 4, coverageBase + (y0 - y) * stride, stride,
                                stride, y1 - y0, ink.baseAddress!.assumingMemoryBound(to: UInt8.self))
@@ -341,15 +340,14 @@ public struct TextRenderer: Sendable {
     @inline(__always)
     static func blitChunks(_ glyph: CachedGlyph, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int,
                            x: Int, y: Int, ink: UInt8) {
-        let y0 = max(0, y), y1 = min(height, y + glyph.image.height)
+        let y0 = max(0, y), y1 = min(height, y + glyph.height)
         guard y0 < y1, let pixelBase = pixels.baseAddress else { return }
         let stride = glyph.stride
         let inkLevel = SIMD8<UInt16>(repeating: UInt16(ink)), full = SIMD8<UInt16>(repeating: 255)
         let half = SIMD8<UInt16>(repeating: 127), one = SIMD8<UInt16>(repeating: 1)
-        glyph.padded.withUnsafeBytes { coverage in
-            guard let coverageBase = coverage.baseAddress else { return }
+        glyph.withPaddedRows { coverageBase in
             for row in y0..<y1 {
-                let c = coverageBase + (row - y) * stride
+                let c = UnsafeRawPointer(coverageBase + (row - y) * stride)
                 let d = UnsafeMutableRawPointer(pixelBase + (row * width + x))
                 var k = 0  // a while loop: the optimizer may leave a stride's iterator uninlined in a large caller
                 while k < stride {
