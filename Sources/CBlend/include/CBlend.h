@@ -1,7 +1,8 @@
 // The project's blending kernels in C: what Swift cannot say, one function body compiled
 // for more than one instruction set (AVX2, and the target's baseline: SSE2 on every x86-64)
-// and chosen by the processor at the first call. The rule is TextKitLite's `Blend.toward`; the Swift code that
-// blends pixel by pixel is the reference the tests compare every kernel with.
+// and chosen by the processor at the first call. The rule is TextKitLite's `Blend.toward`;
+// the Swift code that blends pixel by pixel is the reference the tests compare every kernel
+// with.
 #ifndef TKL_CBLEND_H
 #define TKL_CBLEND_H
 
