@@ -86,11 +86,11 @@ struct LineBreaker<Receiver: LineReceiver> {
     private(set) var widestLine = 0.0
     /// Width of the last line ended (without its hanging white space).
     private var lastLineWidth = 0.0
-    /// The widths the breaker compared with its width and found to fit (the widest line but
-    /// a single cluster wider than the width) and not to fit (a line with the unit, cluster
-    /// or hyphenated part that did not fit it): at any width from `widestFit` to below `narrowestOverflow`
-    /// (each less the tolerance, `LineCuts.epsilon`) every comparison comes out the same, so
-    /// the same lines are broken (`LineBalance`). Recorded for a receiver that asks
+    /// The widths the breaker compared with its width and found to fit (the widest line but a
+    /// single cluster wider than the width) and not to fit (a line with the unit, cluster or
+    /// hyphenated part that did not fit it): at any width from `widestFit` to below
+    /// `narrowestOverflow` (each less the tolerance, `LineCuts.epsilon`) every comparison comes out
+    /// the same, so the same lines are broken (`LineBalance`). Recorded for a receiver that asks
     /// (`LineReceiver.recordsWidths`).
     private(set) var widestFit = 0.0
     private(set) var narrowestOverflow = Double.infinity

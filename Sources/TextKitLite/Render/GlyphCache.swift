@@ -53,11 +53,6 @@ public final class GlyphCache: Sendable {
         cache = BoundedCache(maxCount: maxEntries, maxCost: maxBytes, shards: 8)
     }
 
-    /// The mask of a glyph, rasterized on first use.
-    func image(font: Font, glyph: UInt32, pixelSize: Double, phase: Int, format: Bitmap.PixelFormat, upright: Bool = false) -> GlyphImage {
-        self.glyph(glyph, phase: phase, in: Strike(font: font, pixelSize: pixelSize, format: format, upright: upright)).image
-    }
-
     /// What the keys of one run's glyphs share: made once a run, so that a glyph's lookup
     /// does not convert its size or test its font again.
     struct Strike {

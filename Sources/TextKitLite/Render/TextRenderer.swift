@@ -109,7 +109,7 @@ public struct TextRenderer: Sendable {
         for line in layout.lines {
             let baseline = (line.baseline * scale).rounded()
             for run in line.runs {
-                let pixelSize = run.fontSize * scale
+                let strike = GlyphCache.Strike(font: run.font, pixelSize: run.fontSize * scale, format: options.format, upright: run.isUpright)
                 /// Grows the frame to a glyph's mask at `pen`, unless its ink lies well inside.
                 func include(_ glyph: UInt32, at position: GlyphRun.Position, pen: (x: Int, phase: Int, y: Int)) {
                     // (An upright glyph's ink box is not in line coordinates: its mask is always looked at.)
@@ -118,12 +118,11 @@ public struct TextRenderer: Sendable {
                         let top = Double(pen.y) + ink.y * scale, bottom = top + ink.height * scale
                         if left >= inside.minX, top >= inside.minY, right <= inside.maxX, bottom <= inside.maxY { return }
                     }
-                    let image = glyphCache.image(font: run.font, glyph: glyph, pixelSize: pixelSize, phase: pen.phase, format: options.format,
-                                                 upright: run.isUpright)
-                    let x = pen.x + image.left, y = pen.y - image.top
+                    let cached = glyphCache.glyph(glyph, phase: pen.phase, in: strike)
+                    let x = pen.x + cached.left, y = pen.y - cached.top
                     // Only the covered pixels count: a mask may have blank edges.
-                    guard x < frame.minX || y < frame.minY || x + image.width > frame.maxX || y + image.height > frame.maxY,
-                          let covered = image.coveredRect() else { return }
+                    guard x < frame.minX || y < frame.minY || x + cached.width > frame.maxX || y + cached.height > frame.maxY,
+                          let covered = cached.image.coveredRect() else { return }
                     frame.include(x: x + covered.x, y: y + covered.y, width: covered.width, height: covered.height)
                 }
                 for (glyph, position) in zip(run.glyphs, run.positions) {
