@@ -67,8 +67,8 @@ import Testing
         #expect(runs.map(\.isRightToLeft) == [false, true, false])
         // The Hebrew run: logical order runs right to left on screen.
         let hebrew = runs[1]
-        #expect(hebrew.clusters.first == 12 && hebrew.clusters.last == 4)
-        #expect(hebrew.positions.map(\.x) == hebrew.positions.map(\.x).sorted())
+        #expect(hebrew.glyphs.map(\.cluster).first == 12 && hebrew.glyphs.map(\.cluster).last == 4)
+        #expect(hebrew.glyphs.map(\.position).map(\.x) == hebrew.glyphs.map(\.position).map(\.x).sorted())
         #expect(runs[0].x < runs[1].x && runs[1].x < runs[2].x)
     }
 

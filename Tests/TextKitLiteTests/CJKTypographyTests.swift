@@ -12,10 +12,10 @@ import Testing
         var result: [(Character, Font, Double, UInt32)] = []
         for run in layout.lines.flatMap(\.runs) {
             for k in run.glyphs.indices {
-                let end = k + 1 < run.glyphs.count ? Double(run.positions[k + 1].x) : run.x + run.width
-                let offset = Int(run.clusters[k])
+                let end = k + 1 < run.glyphs.count ? Double(run.glyphs[k + 1].position.x) : run.x + run.width
+                let offset = Int(run.glyphs[k].cluster)
                 let scalar = Character(String(decoding: units[offset...].prefix(1), as: UTF16.self))
-                result.append((scalar, run.font, end - Double(run.positions[k].x), run.glyphs[k]))
+                result.append((scalar, run.font, end - Double(run.glyphs[k].position.x), run.glyphs[k].id))
             }
         }
         return result

@@ -120,7 +120,7 @@ import Testing
         #expect(engine.shapeCache.statistics.misses == misses)
         #expect(colored.lines.map(\.range) == gray.lines.map(\.range))
         #expect(colored.size == gray.size)
-        #expect(colored.lines.flatMap(\.runs).map(\.positions) == gray.lines.flatMap(\.runs).map(\.positions))
+        #expect(colored.lines.flatMap(\.runs).map { $0.glyphs.map(\.position) } == gray.lines.flatMap(\.runs).map { $0.glyphs.map(\.position) })
         let measured = try engine.measure(Highlighter().attributed(string, style: TextStyle(size: 16),
                                                                   highlightStyle: HighlightStyle(ink: Self.red)),
                                           options: LayoutOptions(width: 180))
@@ -166,7 +166,7 @@ import Testing
         let layout = try Fixtures.engine.layout(text, options: LayoutOptions())
         let outcome = try TextRenderer().render(layout, options: RenderOptions(format: .rgba8, inkOverflow: .clip))
         let bitmap = try #require(outcome.bitmap)
-        let baseline = Int(layout.lines[0].baseline.rounded()), pen = Double(layout.lines[0].runs[0].positions[0].x)
+        let baseline = Int(layout.lines[0].baseline.rounded()), pen = Double(layout.lines[0].runs[0].glyphs.map(\.position)[0].x)
         // A point in font units (1000 per em at 100 px: a tenth of a pixel each).
         func pixel(_ x: Double, _ y: Double) -> (UInt8, UInt8, UInt8, UInt8) {
             bitmap.pixel(x: Int((pen + x / 10).rounded(.down)), y: baseline - Int((y / 10).rounded(.up)))

@@ -231,7 +231,7 @@ import Testing
         #expect(middle.lineCount == 3 && middle.isTruncated)
         #expect(try Self.inkInsideShapes(middle).inside == 0)
         let last = middle.lines[2]
-        #expect(last.runs.allSatisfy { run in run.positions.allSatisfy { Double($0.x) >= 0 } })
+        #expect(last.runs.allSatisfy { run in run.glyphs.map(\.position).allSatisfy { Double($0.x) >= 0 } })
         var balanced = LayoutOptions(width: 300, exclusions: [circle])
         balanced.lineBalance = true
         #expect(throws: LayoutError.self) { try Fixtures.engine.layout(Self.text, options: balanced) }

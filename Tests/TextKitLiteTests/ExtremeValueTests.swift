@@ -95,7 +95,7 @@ import TextKitLiteFeed
         for line in layout.lines {
             #expect(line.frame.x.isFinite && line.frame.y.isFinite && line.frame.width.isFinite && line.baseline.isFinite,
                     "\(label): line \(line.frame)")
-            for run in line.runs { #expect(run.positions.allSatisfy { $0.x.isFinite && $0.y.isFinite }, "\(label)") }
+            for run in line.runs { #expect(run.glyphs.map(\.position).allSatisfy { $0.x.isFinite && $0.y.isFinite }, "\(label)") }
         }
         // Hit testing and ink bounds: any answer, no trap.
         let index = layout.characterIndex(at: c.point)

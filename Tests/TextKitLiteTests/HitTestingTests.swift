@@ -38,8 +38,8 @@ import Testing
         for run in line.runs {
             // Visual clusters (one per distinct cluster value, in glyph order).
             var starts: [(cluster: Int, x: Double)] = []
-            for (g, cluster) in run.clusters.enumerated() where starts.last?.cluster != Int(cluster) {
-                starts.append((Int(cluster), Double(run.positions[g].x)))
+            for (g, cluster) in run.glyphs.map(\.cluster).enumerated() where starts.last?.cluster != Int(cluster) {
+                starts.append((Int(cluster), Double(run.glyphs.map(\.position)[g].x)))
             }
             let logical = Set(starts.map(\.cluster)).sorted()
             for (k, start) in starts.enumerated() {

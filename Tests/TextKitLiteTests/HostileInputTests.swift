@@ -442,7 +442,7 @@ import Testing
             // The line's first cut unit (up to where a glyph cluster and a grapheme cluster
             // both start, as the line breaker cuts): white space with a mark on it is visible.
             let start = line.range.lowerBound
-            let clusterEnd = line.runs.flatMap(\.clusters).map(Int.init).filter { $0 > start && graphemes.contains($0) }.min()
+            let clusterEnd = line.runs.flatMap { $0.glyphs.map(\.cluster) }.map(Int.init).filter { $0 > start && graphemes.contains($0) }.min()
                 ?? line.range.upperBound
             #expect(!units[start..<min(clusterEnd, line.range.upperBound)].allSatisfy(UnicodeProperties.isHangingSpace),
                     "line \(index) \(line.range) starts with white space", sourceLocation: sourceLocation)

@@ -15,7 +15,7 @@ import Testing
     /// The layout's lines that end with a hyphen the breaker put there, with the hyphen's run.
     static func hyphenatedLines(_ layout: TextLayout) -> [(line: LayoutLine, run: GlyphRun)] {
         layout.lines.compactMap { line in
-            guard let run = line.runs.last, run.clusters.last.map({ Int($0) == line.range.upperBound }) == true else { return nil }
+            guard let run = line.runs.last, run.glyphs.map(\.cluster).last.map({ Int($0) == line.range.upperBound }) == true else { return nil }
             return (line, run)
         }
     }
@@ -93,11 +93,11 @@ import Testing
         let (line, run) = try #require(Self.hyphenatedLines(layout).first)
         #expect(line.range == 0..<6)  // "Hyphen-" / "ation"
         let hyphen = try #require(Fixtures.sans.harfBuzz.glyph(for: 0x2010))
-        #expect(run.glyphs.last == hyphen)
+        #expect(run.glyphs.last?.id == hyphen)
         // Counted: the line is as wide as its glyphs, the hyphen's advance included.
         let alone = try engine.layout(AttributedText("\u{2010}", style: TextStyle(size: 20)), options: LayoutOptions())
         let advance = alone.lines[0].frame.width
-        let hyphenX = Double(run.positions.last!.x)
+        let hyphenX = Double(run.glyphs.map(\.position).last!.x)
         #expect(advance > 3 && abs(line.frame.maxX - (hyphenX + advance)) < 0.5)
         let plain = try engine.layout(AttributedText("Hyphen", style: TextStyle(size: 20)), options: LayoutOptions())
         #expect(line.frame.width > plain.lines[0].frame.width + advance * 0.5)
@@ -132,7 +132,7 @@ import Testing
             // Wide: no hyphen glyph anywhere; the soft hyphens take no room.
             let wide = try engine.layout(text, options: Self.options(width: 1000, mode))
             let hyphen = try #require(Fixtures.sans.harfBuzz.glyph(for: 0x2010))
-            #expect(!wide.lines.flatMap(\.runs).flatMap(\.glyphs).contains(hyphen))
+            #expect(!wide.lines.flatMap(\.runs).flatMap { $0.glyphs.map(\.id) }.contains(hyphen))
             let bare = try engine.layout(AttributedText("Unbreakable sentences", style: TextStyle(size: 17)), options: LayoutOptions())
             #expect(abs(wide.lines[0].frame.width - bare.lines[0].frame.width) < 1e-6)
             // Narrow: broken after a soft hyphen, which shows as a hyphen at the line's end.
@@ -141,11 +141,11 @@ import Testing
             #expect(!ends.isEmpty, "\(mode)")
             for (line, run) in ends {
                 #expect(text.utf16[line.range.upperBound - 1] == 0xAD)
-                #expect(run.glyphs.last == hyphen)
+                #expect(run.glyphs.last?.id == hyphen)
                 #expect(line.frame.width <= 70 + 1e-6)
             }
             // Lines not ending at a soft hyphen show none.
-            let hyphenCount = narrow.lines.flatMap(\.runs).flatMap(\.glyphs).filter { $0 == hyphen }.count
+            let hyphenCount = narrow.lines.flatMap(\.runs).flatMap { $0.glyphs.map(\.id) }.filter { $0 == hyphen }.count
             #expect(hyphenCount == ends.count)
         }
     }
@@ -215,7 +215,7 @@ import Testing
         let layout = try engine.layout(text, options: LayoutOptions(width: 80, maxLines: 1, hyphenation: .auto))
         #expect(layout.isTruncated)
         let hyphen = try #require(Fixtures.sans.harfBuzz.glyph(for: 0x2010))
-        #expect(!layout.lines[0].runs.flatMap(\.glyphs).contains(hyphen))
+        #expect(!layout.lines[0].runs.flatMap { $0.glyphs.map(\.id) }.contains(hyphen))
         #expect(try engine.measure(text, options: LayoutOptions(width: 80, maxLines: 1, hyphenation: .auto)) == TextMeasurement(layout))
     }
 }

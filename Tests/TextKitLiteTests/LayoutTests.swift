@@ -155,7 +155,7 @@ import Testing
         #expect(!runs.first!.isTruncationToken && !runs.last!.isTruncationToken)
         #expect(runs.contains { $0.isTruncationToken })
         #expect(middle.lines[0].frame.width <= 120)
-        let shown = runs.flatMap { $0.isTruncationToken ? [] : $0.clusters }
+        let shown = runs.flatMap { $0.isTruncationToken ? [] : $0.glyphs.map(\.cluster) }
         #expect(shown.contains(0) && shown.contains(Int32(text.utf16.count - 1)))
     }
 

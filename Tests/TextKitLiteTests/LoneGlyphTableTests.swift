@@ -125,9 +125,9 @@ import Testing
             try #require(x.runs.count == y.runs.count, "\(context)")
             for (r, s) in zip(x.runs, y.runs) {
                 #expect(r.font === s.font && r.fontSize == s.fontSize && r.range == s.range, "\(context)")
-                #expect(r.glyphs == s.glyphs && r.clusters == s.clusters && r.x == s.x && r.width == s.width, "\(context)")
-                #expect(r.positions.map(\.x) == s.positions.map(\.x), "\(context)")
-                #expect(r.positions.map { $0.y.bitPattern } == s.positions.map { $0.y.bitPattern }, "\(context)")
+                #expect(r.glyphs == s.glyphs && r.glyphs.map(\.cluster) == s.glyphs.map(\.cluster) && r.x == s.x && r.width == s.width, "\(context)")
+                #expect(r.glyphs.map(\.position).map(\.x) == s.glyphs.map(\.position).map(\.x), "\(context)")
+                #expect(r.glyphs.map(\.position).map { $0.y.bitPattern } == s.glyphs.map(\.position).map { $0.y.bitPattern }, "\(context)")
             }
         }
     }

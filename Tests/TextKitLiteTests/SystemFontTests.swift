@@ -50,8 +50,8 @@ import Testing
         for sample in ["한국어", "ภาษาไทย"] {
             let before = try plain.layout(AttributedText(sample)).lines.flatMap(\.runs)
             let after = try fallback.layout(AttributedText(sample)).lines.flatMap(\.runs)
-            #expect(before.allSatisfy { $0.glyphs.allSatisfy { $0 == 0 } })
-            #expect(after.allSatisfy { !$0.glyphs.contains(0) && !chain.fonts.contains($0.font) }, "\(sample)")
+            #expect(before.allSatisfy { $0.glyphs.allSatisfy { $0.id == 0 } })
+            #expect(after.allSatisfy { !$0.glyphs.contains { $0.id == 0 } && !chain.fonts.contains($0.font) }, "\(sample)")
         }
         let korean = try fallback.layout(AttributedText("한")).lines[0].runs[0].font
         #expect(korean.familyName.contains("KR") || korean.familyName.contains("Korean") || korean.familyName.contains("Nanum"),
@@ -99,7 +99,7 @@ import Testing
     /// ASCII-only font has neither); with --no-fallback they are .notdef boxes.
     @Test func singleFontKeepsTheBundledFallback() throws {
         let layout = try TextEngine(fonts: BundledFonts.chain(after: [Self.twoFaces])).layout(AttributedText("中文 😀 abc"))
-        #expect(!layout.lines.flatMap(\.runs).flatMap(\.glyphs).contains(0))
+        #expect(!layout.lines.flatMap(\.runs).flatMap { $0.glyphs.map(\.id) }.contains(0))
         #expect(layout.lines[0].runs.last?.font.path == Self.twoFaces)
         func image(_ extra: [String]) throws -> Data {
             let path = Fixtures.temporaryPath("single-font.png")

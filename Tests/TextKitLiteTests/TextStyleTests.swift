@@ -143,8 +143,8 @@ import Testing
         let spaced = try layout(string, TextStyle(size: 20, letterSpacing: 1.5))
         #expect(spaced.measuredWidth == plain.measuredWidth + 10 * 1.5)
         // Each cluster's first glyph moves right by the spacing of the clusters before it.
-        let plainGlyphs = plain.allRuns.flatMap { run in zip(run.clusters, run.positions).map { ($0, $1.x) } }
-        let spacedGlyphs = spaced.allRuns.flatMap { run in zip(run.clusters, run.positions).map { ($0, $1.x) } }
+        let plainGlyphs = plain.allRuns.flatMap { run in zip(run.glyphs.map(\.cluster), run.glyphs.map(\.position)).map { ($0, $1.x) } }
+        let spacedGlyphs = spaced.allRuns.flatMap { run in zip(run.glyphs.map(\.cluster), run.glyphs.map(\.position)).map { ($0, $1.x) } }
         #expect(plainGlyphs.map(\.0) == spacedGlyphs.map(\.0))
         let clusterStarts = Array(Set(plainGlyphs.map(\.0))).sorted()
         for (p, s) in zip(plainGlyphs, spacedGlyphs) {
@@ -159,7 +159,7 @@ import Testing
         let spaced = try layout(string, TextStyle(size: 20, letterSpacing: 3))
         #expect(spaced.measuredWidth == plain.measuredWidth + 2 * 3)  // after each word only
         // Within each word the glyphs keep their joined positions.
-        let a = plain.allRuns.flatMap(\.positions).map(\.x), b = spaced.allRuns.flatMap(\.positions).map(\.x)
+        let a = plain.allRuns.flatMap { $0.glyphs.map(\.position.x) }, b = spaced.allRuns.flatMap { $0.glyphs.map(\.position.x) }
         #expect(a.count == b.count)
         let shifts = zip(a, b).map { Double($1 - $0) }
         #expect(Set(shifts.map { ($0 * 100).rounded() / 100 }).count <= 3)
@@ -174,7 +174,7 @@ import Testing
                 let text = AttributedText(string, style: TextStyle(size: size, weight: .bold, letterSpacing: -0.75))
                 let wide = try Self.engine.layout(text, options: LayoutOptions(width: .infinity))
                 // No cluster advances backwards.
-                for run in wide.allRuns { for (a, b) in zip(run.positions, run.positions.dropFirst()) where b.x < a.x { #expect(run.isRightToLeft) } }
+                for run in wide.allRuns { for (a, b) in zip(run.glyphs.map(\.position), run.glyphs.map(\.position).dropFirst()) where b.x < a.x { #expect(run.isRightToLeft) } }
                 for width in [10.0, 35, 173] {
                     let layout = try Self.engine.layout(text, options: LayoutOptions(width: width))
                     guard layout.measuredWidth <= width else { continue }  // a cluster wider than the box: its own line

@@ -32,13 +32,13 @@ import Testing
         #expect(layout.lines.count == 2)
         let run = try #require(layout.lines.first?.runs.first)
         #expect(run.isUpright)
-        let xs = run.positions.map { Double($0.x) }
+        let xs = run.glyphs.map(\.position).map { Double($0.x) }
         #expect(zip(xs, xs.dropFirst()).allSatisfy { abs($1 - $0 - 20) < 1e-3 }, "\(xs)")
         #expect(layout.size.height == 70)
         #expect(abs(layout.size.width - layout.lines.reduce(0) { $0 + $1.frame.height }) < 1e-9)
         // Noto Color Emoji's 😀 advances 2,500 units down (vmtx) and 2,550 across (hmtx), per 2,048.
         let emoji = try #require(try Self.layout("😀😀😀", size: 20, Self.vertical(200)).lines.first?.runs.first)
-        let down = emoji.positions.map { Double($0.x) }
+        let down = emoji.glyphs.map(\.position).map { Double($0.x) }
         #expect(emoji.isUpright && zip(down, down.dropFirst()).allSatisfy { abs($1 - $0 - 20 * 2500 / 2048) < 1e-3 }, "\(down)")
         // Horizontal text's lines are not upright.
         let horizontal = try Self.layout("一二三", size: 20, LayoutOptions(width: 200))
@@ -48,13 +48,13 @@ import Testing
     /// 「」。， take their vertical forms (the font's `vert` glyphs), other glyphs stay.
     @Test func punctuationTakesItsVerticalForms() throws {
         let marks = "「」。，"
-        let upright = try Self.layout(marks, Self.vertical(300)).lines[0].runs.flatMap(\.glyphs)
-        let flat = try Self.layout(marks, LayoutOptions(width: 300)).lines[0].runs.flatMap(\.glyphs)
+        let upright = try Self.layout(marks, Self.vertical(300)).lines[0].runs.flatMap { $0.glyphs.map(\.id) }
+        let flat = try Self.layout(marks, LayoutOptions(width: 300)).lines[0].runs.flatMap { $0.glyphs.map(\.id) }
         #expect(upright.count == 4 && flat.count == 4)
         #expect(zip(upright, flat).allSatisfy { $0 != $1 }, "\(upright) \(flat)")
         let ideographs = "明月"
-        #expect(try Self.layout(ideographs, Self.vertical(300)).lines[0].runs.flatMap(\.glyphs)
-                == (try Self.layout(ideographs, LayoutOptions(width: 300)).lines[0].runs.flatMap(\.glyphs)))
+        #expect(try Self.layout(ideographs, Self.vertical(300)).lines[0].runs.flatMap { $0.glyphs.map(\.id) }
+                == (try Self.layout(ideographs, LayoutOptions(width: 300)).lines[0].runs.flatMap { $0.glyphs.map(\.id) }))
     }
 
     /// A Latin word in a column is turned sideways: its run is not upright, advances by its
@@ -186,7 +186,7 @@ import Testing
         let runs = layout.lines.flatMap(\.runs)
         #expect(!runs.isEmpty && runs.allSatisfy { $0.isUpright && $0.isRightToLeft })
         for run in runs {
-            #expect(zip(run.clusters, run.clusters.dropFirst()).allSatisfy { $0 > $1 }, "clusters \(run.clusters) not in visual order")
+            #expect(zip(run.glyphs.map(\.cluster), run.glyphs.map(\.cluster).dropFirst()).allSatisfy { $0 > $1 }, "clusters \(run.glyphs.map(\.cluster)) not in visual order")
         }
         #expect(try Fixtures.engine.measure(text, options: options) == TextMeasurement(layout))
         // The word reads upwards: the top of the first column is where its part ends.

@@ -55,8 +55,7 @@ public enum Invariants {
         for (index, line) in lines.enumerated() {
             require(line.range.lowerBound >= 0 && line.range.upperBound <= count, "line range \(line.range) outside 0..<\(count)")
             for run in line.runs {
-                require(run.positions.allSatisfy { $0.x.isFinite && $0.y.isFinite }, "line \(index): a glyph position is not finite")
-                require(run.glyphs.count == run.positions.count && run.glyphs.count == run.clusters.count, "line \(index): glyph arrays differ in length")
+                require(run.glyphs.allSatisfy { $0.position.x.isFinite && $0.position.y.isFinite }, "line \(index): a glyph position is not finite")
             }
         }
         require(layout.size.width.isFinite && layout.size.height.isFinite && layout.size.height >= 0, "layout size \(layout.size)")
@@ -226,7 +225,7 @@ public enum Invariants {
 
     /// What must not change when the same text is laid out again with the same options.
     public static func signature(_ layout: TextLayout) -> [String] {
-        layout.lines.map { "\($0.range) \($0.frame) \($0.baseline) \($0.isTruncated) \($0.runs.map(\.glyphs))" }
+        layout.lines.map { "\($0.range) \($0.frame) \($0.baseline) \($0.isTruncated) \($0.runs.map { $0.glyphs.map(\.id) })" }
             + ["\(layout.size) \(layout.measuredWidth) \(layout.isTruncated)"]
     }
 }

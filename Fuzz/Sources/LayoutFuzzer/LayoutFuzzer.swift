@@ -228,7 +228,7 @@ enum LayoutFuzzer {
             // An over-wide line must be one unbreakable unit: no grapheme boundary that
             // starts a glyph cluster inside it, apart from hanging spaces at its end.
             if boundaries == nil { boundaries = graphemeBoundaries(units) }
-            let starts = Set(line.runs.filter { !$0.isTruncationToken }.flatMap { $0.clusters.map(Int.init) })
+            let starts = Set(line.runs.filter { !$0.isTruncationToken }.flatMap { $0.glyphs.map { Int($0.cluster) } })
             for offset in starts.sorted() where offset > line.range.lowerBound && offset < line.range.upperBound {
                 guard boundaries!.contains(offset) else { continue }
                 let rest = units[offset..<line.range.upperBound]
@@ -351,7 +351,7 @@ enum LayoutFuzzer {
             // two glyph clusters, and like white space with a mark on it, does not hang).
             if graphemes == nil { graphemes = graphemeBoundaries(units) }
             let clusterEnd = line.runs.lazy.filter { !$0.isTruncationToken }
-                .flatMap(\.clusters).map(Int.init).filter { $0 > start && graphemes!.contains($0) }.min() ?? line.range.upperBound
+                .flatMap { $0.glyphs.map { Int($0.cluster) } }.filter { $0 > start && graphemes!.contains($0) }.min() ?? line.range.upperBound
             return units[start..<min(clusterEnd, line.range.upperBound)].allSatisfy(UnicodeProperties.isHangingSpace)
         }
     }

@@ -61,6 +61,8 @@ struct LineAssembler {
 
         var runs: [GlyphRun] = []
         var placed: [LayoutLine.Attachment] = []
+        // The glyphs of all the line's runs, in one block.
+        let storage = GlyphStorage.make(capacity: pieces.reduce(0) { $0 + ($1.attachment == nil ? $1.glyphCount : 0) })
         var cursor = x
         var i = 0
         while i < pieces.count {
@@ -88,11 +90,7 @@ struct LineAssembler {
                 j += 1
             }
             let runStart = cursor
-            let glyphCount = pieces[i..<j].reduce(0) { $0 + $1.glyphCount }
-            var glyphs: [UInt32] = [], positions: [GlyphRun.Position] = [], clusters: [Int32] = []
-            glyphs.reserveCapacity(glyphCount)
-            positions.reserveCapacity(glyphCount)
-            clusters.reserveCapacity(glyphCount)
+            let base = storage.count
             var low = Int32.max, high = Int32.min
             let shift = upright ? placement.centralOffset : 0
             for piece in pieces[i..<j] {
@@ -104,10 +102,9 @@ struct LineAssembler {
                 // copied (retained and released) each time the closure is made, once a piece.
                 units.withUnsafeBufferPointer { units in
                     piece.forEachGlyph { glyph, x, y, advance, wordCluster, endsCluster in
-                        glyphs.append(glyph)
-                        positions.append(GlyphRun.Position(x: Float(cursor + x), y: Float(y + shift)))
                         let cluster = wordStart + wordCluster
-                        clusters.append(cluster)
+                        storage.append(GlyphRun.Glyph(id: glyph, position: GlyphRun.Position(x: Float(cursor + x), y: Float(y + shift)),
+                                                      cluster: cluster))
                         cursor += advance
                         guard gapsLeft > 0, !isToken else { return }
                         if endsCluster, cluster < hangStart, !bySpaces || Self.isJustifiableSpace(cluster, in: units) {
@@ -121,7 +118,7 @@ struct LineAssembler {
             runs.append(GlyphRun(
                 font: first.font(in: fonts), fontSize: first.size, style: styles[Int(first.style)],
                 isRightToLeft: first.isRightToLeft, isUpright: upright, isTruncationToken: Int(first.style) >= textStyleCount,
-                range: Int(low)..<Int(max(low, high)), glyphs: glyphs, positions: positions, clusters: clusters,
+                range: Int(low)..<Int(max(low, high)), glyphs: GlyphRun.Glyphs(storage: storage, base: base, count: storage.count - base),
                 x: runStart, width: cursor - runStart))
             i = j
         }

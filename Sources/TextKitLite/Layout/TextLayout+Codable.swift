@@ -159,9 +159,9 @@ extension GlyphRun: Codable {
         if isUpright { try container.encode(isUpright, forKey: .isUpright) }  // only in vertical layouts
         try container.encode(isTruncationToken, forKey: .isTruncationToken)
         try container.encode(range, forKey: .range)
-        try container.encode(glyphs, forKey: .glyphs)
-        try container.encode(positions, forKey: .positions)
-        try container.encode(clusters, forKey: .clusters)
+        try container.encode(glyphs.map(\.id), forKey: .glyphs)
+        try container.encode(glyphs.map(\.position), forKey: .positions)
+        try container.encode(glyphs.map(\.cluster), forKey: .clusters)
         try container.encode(x, forKey: .x)
         try container.encode(width, forKey: .width)
     }
@@ -182,7 +182,7 @@ extension GlyphRun: Codable {
             isUpright: try container.decodeIfPresent(Bool.self, forKey: .isUpright) ?? false,
             isTruncationToken: try container.decode(Bool.self, forKey: .isTruncationToken),
             range: try container.decode(Range<Int>.self, forKey: .range),
-            glyphs: glyphs, positions: positions, clusters: clusters,
+            glyphs: Glyphs(glyphs.indices.map { Glyph(id: glyphs[$0], position: positions[$0], cluster: clusters[$0]) }),
             x: try container.decode(Double.self, forKey: .x),
             width: try container.decode(Double.self, forKey: .width))
     }
@@ -269,11 +269,11 @@ extension TextLayout: Codable {
                 let count = run.isTruncationToken ? tokenCount : textCount
                 guard run.range.lowerBound >= 0, run.range.upperBound <= count,
                       // A hyphen the breaker put at a line's end has its break's offset, the run's end.
-                      run.clusters.allSatisfy({ (run.range.lowerBound...run.range.upperBound).contains(Int($0)) }) else {
+                      run.glyphs.allSatisfy({ (run.range.lowerBound...run.range.upperBound).contains(Int($0.cluster)) }) else {
                     return "line \(index) has a run whose range or clusters are outside its text"
                 }
                 guard run.fontSize.isFinite, run.fontSize > 0, run.x.isFinite, run.width.isFinite,
-                      run.positions.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
+                      run.glyphs.allSatisfy({ $0.position.x.isFinite && $0.position.y.isFinite }) else {
                     return "line \(index) has a run with a number that is not finite"
                 }
             }

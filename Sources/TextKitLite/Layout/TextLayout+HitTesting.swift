@@ -172,8 +172,8 @@ extension TextLayout {
     static func caretRuns(of line: LayoutLine) -> [CaretRun] {
         var result = line.runs.map { run in
             var clusters: [(start: Int, left: Double)] = []
-            for (g, cluster) in run.clusters.enumerated() {
-                let start = min(max(Int(cluster), run.range.lowerBound), run.range.upperBound), x = Double(run.positions[g].x)
+            for glyph in run.glyphs {
+                let start = min(max(Int(glyph.cluster), run.range.lowerBound), run.range.upperBound), x = Double(glyph.position.x)
                 if let last = clusters.last, last.start == start {
                     clusters[clusters.count - 1].left = min(last.left, x)
                 } else {

@@ -17,8 +17,9 @@ extension TextLayout {
         var ink = InkBox()  // in line coordinates
         for line in lines {
             for run in line.runs {
-                for (glyph, position) in zip(run.glyphs, run.positions) {
-                    guard let box = run.font.inkBox(glyph: glyph, size: run.fontSize) else { continue }
+                for glyph in run.glyphs {
+                    let position = glyph.position
+                    guard let box = run.font.inkBox(glyph: glyph.id, size: run.fontSize) else { continue }
                     let x = Double(position.x), y = line.baseline + Double(position.y)
                     guard run.isUpright else {
                         ink.add(box.offsetBy(dx: x, dy: y))
@@ -27,7 +28,7 @@ extension TextLayout {
                     // Upright: the box stands in the layout's coordinates, from the horizontal
                     // origin, which is (-origin.x, +origin.y) from the vertical origin at (x, y);
                     // the layout's right is the line's up.
-                    let origin = run.font.verticalOrigin(glyph: glyph, size: run.fontSize)
+                    let origin = run.font.verticalOrigin(glyph: glyph.id, size: run.fontSize)
                     ink.add(Rect(x: x + origin.y + box.y, y: y + origin.x - box.maxX, width: box.height, height: box.width))
                 }
             }

@@ -7,6 +7,94 @@ extension GlyphRun {
         public var x: Float
         public var y: Float
     }
+
+    /// One glyph of a run: its id in the run's font, where it is drawn, and the UTF-16
+    /// offset of its cluster in the text (or in the truncation token).
+    public struct Glyph: Sendable, Hashable {
+        /// Glyph id in the run's font.
+        public var id: UInt32
+        /// Where it is drawn.
+        public var position: Position
+        /// UTF-16 offset of its cluster in the text (or in the truncation token).
+        public var cluster: Int32
+    }
+
+    /// A run's glyphs in visual order, indexed from 0. The glyphs of all runs of a line are
+    /// kept in one block that the line's runs share: laying out a line allocates once for
+    /// its glyphs, not three arrays a run.
+    // @unchecked Sendable: a block is written only by the code that made it
+    // (`LineAssembler.assemble`, or `init(_:)`), each glyph once, before any run over it is
+    // returned; a run reads only glyphs written before it was made, so once made its glyphs
+    // are never written again and any thread may read them.
+    public struct Glyphs: RandomAccessCollection, @unchecked Sendable, Equatable {
+        let storage: GlyphStorage
+        /// Where the run's glyphs start in `storage`.
+        let base: Int
+        /// The number of glyphs.
+        public let count: Int
+
+        init(storage: GlyphStorage, base: Int, count: Int) {
+            self.storage = storage
+            self.base = base
+            self.count = count
+        }
+
+        /// A run's own block holding `glyphs`.
+        init(_ glyphs: [Glyph]) {
+            let storage = GlyphStorage.make(capacity: glyphs.count)
+            for glyph in glyphs { storage.append(glyph) }
+            self.init(storage: storage, base: 0, count: glyphs.count)
+        }
+
+        /// 0.
+        public var startIndex: Int { 0 }
+        /// `count`.
+        public var endIndex: Int { count }
+
+        /// The glyph at `index`, from 0.
+        public subscript(index: Int) -> Glyph {
+            precondition(index >= 0 && index < count, "glyph index out of range")
+            return storage.withUnsafeMutablePointerToElements { $0[base + index] }
+        }
+
+        /// Calls `body` with the glyphs in place.
+        func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Glyph>) throws -> R) rethrows -> R {
+            try storage.withUnsafeMutablePointerToElements { try body(UnsafeBufferPointer(start: $0 + base, count: count)) }
+        }
+
+        /// The same glyphs, in the same order.
+        public static func == (a: Glyphs, b: Glyphs) -> Bool { a.elementsEqual(b) }
+    }
+}
+
+/// The block that holds the glyphs of a line's runs (`GlyphRun.Glyphs`), appended in order
+/// as the line is assembled; its header counts the glyphs written and the room for them.
+final class GlyphStorage: ManagedBuffer<GlyphStorage.Header, GlyphRun.Glyph> {
+    struct Header {
+        var count = 0
+        let capacity: Int
+    }
+
+    /// An empty block with room for `capacity` glyphs.
+    static func make(capacity: Int) -> GlyphStorage {
+        // `create` makes an instance of this subclass.
+        unsafeDowncast(create(minimumCapacity: capacity) { _ in Header(capacity: capacity) }, to: GlyphStorage.self)
+    }
+
+    /// The glyphs written so far.
+    var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+
+    /// Writes the next glyph.
+    ///
+    /// - Precondition: there is room for it.
+    @inline(__always)
+    func append(_ glyph: GlyphRun.Glyph) {
+        withUnsafeMutablePointers { header, glyphs in
+            precondition(header.pointee.count < header.pointee.capacity, "glyph block is full")
+            (glyphs + header.pointee.count).initialize(to: glyph)
+            header.pointee.count += 1
+        }
+    }
 }
 
 /// Consecutive glyphs of one line with one font, size, style and direction, in visual
@@ -25,12 +113,9 @@ public struct GlyphRun: Sendable {
     public let isTruncationToken: Bool
     /// UTF-16 range of the text the run shows.
     public let range: Range<Int>
-    /// Glyph ids, visual order.
-    public let glyphs: [UInt32]
-    /// Per glyph: where it is drawn.
-    public let positions: [GlyphRun.Position]
-    /// Per glyph: the UTF-16 offset of its cluster in the text (or token).
-    public let clusters: [Int32]
+    /// Its glyphs in visual order: ids, where each is drawn, and the UTF-16 offset of each
+    /// one's cluster in the text (or token).
+    public let glyphs: Glyphs
     /// The run's advance box: left edge and width, in points.
     public let x: Double
     public let width: Double

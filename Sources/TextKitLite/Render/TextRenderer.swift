@@ -125,7 +125,8 @@ public struct TextRenderer: Sendable {
                           let covered = cached.image.coveredRect() else { return }
                     frame.include(x: x + covered.x, y: y + covered.y, width: covered.width, height: covered.height)
                 }
-                for (glyph, position) in zip(run.glyphs, run.positions) {
+                for glyph in run.glyphs {
+                    let (glyph, position) = (glyph.id, glyph.position)
                     guard let pen = Self.pen(position, x: 0, baseline: baseline, scale: scale, upright: run.isUpright) else { continue }
                     if let layers = Self.colorLayers(run.font, glyph, format: options.format) {
                         for layer in layers { include(layer.glyph, at: position, pen: pen) }
@@ -249,7 +250,6 @@ public struct TextRenderer: Sendable {
             runs.withUnsafeBufferPointer { runs in
                 for run in runs.indices {
                     let font = runs[run].font, ink = runs[run].style.ink, upright = runs[run].isUpright
-                    let glyphs = runs[run].glyphs, positions = runs[run].positions
                     let strike = GlyphCache.Strike(font: font, pixelSize: runs[run].fontSize * scale, format: format, upright: upright)
                     /// Draws one glyph (or one color layer) in `ink` at `pen`.
                     @inline(__always) func draw(_ glyph: UInt32, at pen: (x: Int, phase: Int, y: Int), ink: Color) {
@@ -257,12 +257,14 @@ public struct TextRenderer: Sendable {
                         guard glyph.width > 0 else { return }
                         Self.blit(glyph, into: canvas, x: pen.x + glyph.left + shiftX, y: pen.y - glyph.top + shiftY, ink: ink)
                     }
-                    for index in 0..<min(glyphs.count, positions.count) {
-                        guard let pen = Self.pen(positions[index], x: originX, baseline: baseline, scale: scale, upright: upright) else { continue }
-                        if let layers = Self.colorLayers(font, glyphs[index], format: format) {
-                            for layer in layers { draw(layer.glyph, at: pen, ink: layer.color ?? ink) }
-                        } else {
-                            draw(glyphs[index], at: pen, ink: ink)
+                    runs[run].glyphs.withUnsafeBufferPointer { glyphs in
+                        for glyph in glyphs {
+                            guard let pen = Self.pen(glyph.position, x: originX, baseline: baseline, scale: scale, upright: upright) else { continue }
+                            if let layers = Self.colorLayers(font, glyph.id, format: format) {
+                                for layer in layers { draw(layer.glyph, at: pen, ink: layer.color ?? ink) }
+                            } else {
+                                draw(glyph.id, at: pen, ink: ink)
+                            }
                         }
                     }
                 }
