@@ -61,8 +61,9 @@ struct LineAssembler {
 
         var runs: [GlyphRun] = []
         var placed: [LayoutLine.Attachment] = []
-        // The glyphs of all the line's runs, in one block.
-        let storage = GlyphStorage.make(capacity: pieces.reduce(0) { $0 + ($1.attachment == nil ? $1.glyphCount : 0) })
+        // The glyphs of all the line's runs, in one block (`glyphCount` is what
+        // `forEachGlyph` gives: exactly the room needed).
+        let storage = GlyphStorage.make(capacity: pieces.reduce(0) { $0 + $1.glyphCount })
         var cursor = x
         var i = 0
         while i < pieces.count {
