@@ -36,9 +36,6 @@ struct LineCollector: LineReceiver {
     let maxLines: Int
     private(set) var lines: [BrokenLine] = []
     private var pieces: [ShapedPiece] = []
-    /// Room for the next line's pieces: a little more than the last line held (lines of a
-    /// text hold about as many), so that a line's array is mostly allocated once.
-    private var expectedPieces = 16
     /// The paragraph being broken (its index in the text): every paragraph's last line
     /// ends it.
     private var paragraph = 0
@@ -49,13 +46,15 @@ struct LineCollector: LineReceiver {
     }
 
     mutating func place(_ range: Range<Int>, of pieces: [ShapedPiece]) {
-        if self.pieces.isEmpty { self.pieces.reserveCapacity(max(range.count, expectedPieces)) }
+        // A line's first pieces are mostly most of it (relayout places the units that fit
+        // together): room for them and a few more, so that its array is mostly allocated
+        // once, and wastes at most a few pieces' room.
+        if self.pieces.isEmpty { self.pieces.reserveCapacity(range.count + 4) }
         // One by one: most units are one piece, for which appending a slice costs more.
         for index in range { self.pieces.append(pieces[index]) }
     }
 
     mutating func endLine(_ line: LineEnd) -> Bool {
-        expectedPieces = pieces.count + pieces.count / 4 + 2
         lines.append(BrokenLine(pieces: pieces, end: line, paragraph: paragraph))
         pieces = []  // the line keeps the array; the next one starts its own
         if line.isParagraphEnd { paragraph += 1 }
