@@ -19,7 +19,7 @@ struct BreakPlan {
     /// truncation the first ones are left out; with `lineBalance` and no truncation, lines
     /// are broken at the narrowest width that keeps their count (`LineBalance`).
     @inline(__always)
-    init(_ shaped: ShapedText, options: LayoutOptions, engine: TextEngine) {
+    init(_ shaped: borrowing ShapedText, options: borrowing LayoutOptions, engine: TextEngine) {
         width = options.contentWidth
         if options.breaksTwice { plan(shaped, options: options, engine: engine) }
     }

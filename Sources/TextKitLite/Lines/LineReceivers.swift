@@ -164,7 +164,7 @@ struct LineStack {
     private var y: Double
     private var isEmpty = true
 
-    init(options: LayoutOptions, primary: FontMetrics) {
+    init(options: borrowing LayoutOptions, primary: FontMetrics) {
         lineHeightMode = options.lineHeightMode
         lineHeightMultiple = options.lineHeightMultiple
         lineSpacing = options.lineSpacing

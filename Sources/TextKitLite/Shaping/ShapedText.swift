@@ -91,14 +91,15 @@ extension ShapedText {
                 storage.metrics.withUnsafeBufferPointer { metrics in
                     for index in paragraphs.indices {
                         if breaker.isStopped { break }  // the line limit was reached before this paragraph
-                        // Its fields, read in place.
-                        breaker.beginParagraph(paragraphs[index].range, level: paragraphs[index].level,
-                                               graphemes: paragraphs[index].graphemes, emptyMetrics: paragraphs[index].emptyMetrics)
+                        // Its fields, read in place (not a copy of the whole paragraph).
+                        let paragraph = paragraphs.baseAddress! + index
+                        breaker.beginParagraph(paragraph.pointee.range, level: paragraph.pointee.level,
+                                               graphemes: paragraph.pointee.graphemes, emptyMetrics: paragraph.pointee.emptyMetrics)
                         if breaker.flow != nil {
-                            breaker.flow?.beginParagraph(metrics: UnsafeBufferPointer(rebasing: metrics[paragraphs[index].metrics]),
-                                                         emptyMetrics: paragraphs[index].emptyMetrics)
+                            breaker.flow?.beginParagraph(metrics: UnsafeBufferPointer(rebasing: metrics[paragraph.pointee.metrics]),
+                                                         emptyMetrics: paragraph.pointee.emptyMetrics)
                         }
-                        breaker.take(UnsafeBufferPointer(rebasing: units[paragraphs[index].units]), metrics: metrics, of: storage.pieces)
+                        breaker.take(UnsafeBufferPointer(rebasing: units[paragraph.pointee.units]), metrics: metrics, of: storage.pieces)
                         breaker.endParagraph()
                     }
                 }
