@@ -61,3 +61,31 @@ public enum OptionListError: Error, Sendable, Equatable {
         }
     }
 }
+
+/// What the library refuses of exclusion shapes beside the other options
+/// (`LayoutOptions.validate()`, whose refusal names the property "exclusions" or
+/// "lineBalance"), by the options' names as every front end spells them in its own syntax:
+/// the option refused, and the option it may not go with (nil when the shapes themselves
+/// are refused: the library's value then says which, or how many).
+public struct ExclusionConflict: Sendable, Equatable {
+    /// The option refused: "exclude" or "balance".
+    public let option: String
+    /// The option it may not go with: "vertical" or "exclude".
+    public let other: String?
+
+    /// The conflict a refusal of `property` means (nil for any other property), when the
+    /// text's lines are `vertical` columns or not.
+    public init?(property: String, vertical: Bool) {
+        switch property {
+        case "exclusions": (option, other) = ("exclude", vertical ? "vertical" : nil)
+        case "lineBalance": (option, other) = ("balance", "exclude")
+        default: return nil
+        }
+    }
+
+    /// Whether an option of the conflict is a flag, on when given ("balance", "vertical"):
+    /// a syntax that gives values shows it as set to true.
+    public static func isFlag(_ option: String) -> Bool {
+        option == "balance" || option == "vertical"
+    }
+}

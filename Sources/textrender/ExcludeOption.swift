@@ -13,10 +13,7 @@ enum ExcludeOption {
     /// "exclusions" or "lineBalance"), as given, and the value to show (the library's: the
     /// shape refused or how many vertices); nil for any other property.
     static func refused(_ property: String, value: String, vertical: Bool) -> (name: String, value: String)? {
-        switch property {
-        case "exclusions": ("--exclude", vertical ? "with --vertical" : value)
-        case "lineBalance": ("--balance", "with --exclude")
-        default: nil
-        }
+        guard let conflict = ExclusionConflict(property: property, vertical: vertical) else { return nil }
+        return ("--\(conflict.option)", conflict.other.map { "with --\($0)" } ?? value)
     }
 }

@@ -264,6 +264,18 @@ import Testing
             #expect(result.status == 64, "\(value)")
             #expect(result.stderr.contains(message), "\(value): \(result.stderr)")
         }
+        // What the library refuses beside the shapes, named by the options given.
+        let conflicts: [([String], String)] = [
+            (["--vertical"], "invalid --exclude with --vertical: shapes are placed around horizontal lines"),
+            (["--balance"], "invalid --balance with --exclude: lines around exclusion shapes each have their own width"),
+        ]
+        for (options, message) in conflicts {
+            let render = try TextRenderTool.run(["render", "x", "--exclude", "circle:1,2,3", "--json"] + options)
+            #expect(render.status == 64 && render.stderr.contains(message), "\(options): \(render.stderr)")
+            let measure = try TextRenderTool.run(["measure", "--layout", "text", "--exclude", "circle:1,2,3"] + options,
+                                                 stdin: Data(#"{"id": 1, "text": "x"}"#.utf8))
+            #expect(measure.status == 64 && measure.stderr.contains(message), "\(options): \(measure.stderr)")
+        }
     }
 
     /// `measure --layout text --exclude` measures what `render --exclude` lays out; a cell

@@ -131,11 +131,12 @@ struct MeasureParameters: Equatable {
         // What the library refuses of a text's lines (`LayoutOptions.validate()`): shapes
         // with vertical columns or with balance.
         if subject == .text, let refusal = textStyle.refusal {
-            let given = switch refusal.property {
-            case "exclusions" where textStyle.writingMode == .vertical: "exclude with vertical=true"
-            case "exclusions": "exclude (\(refusal.value))"
-            case "lineBalance": "balance=true with exclude"
-            default: refusal.property
+            // A flag is given as `name=true` in a query.
+            func parameter(_ name: String) -> String { ExclusionConflict.isFlag(name) ? name + "=true" : name }
+            let given = if let conflict = ExclusionConflict(property: refusal.property, vertical: textStyle.writingMode == .vertical) {
+                parameter(conflict.option) + (conflict.other.map { " with " + parameter($0) } ?? " (\(refusal.value))")
+            } else {
+                refusal.property
             }
             throw .badRequest("invalid query parameter \(given): \(refusal.reason)")
         }

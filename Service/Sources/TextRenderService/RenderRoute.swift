@@ -137,19 +137,23 @@ struct RenderRequest: Decodable, Sendable {
         if let refusal = settings.refusal {
             var lineHeight = 0.0  // only a fixed height can be refused
             if case .fixed(let points) = settings.lineHeightMode { lineHeight = points }
-            let field: (name: String, value: Any) = switch refusal.property {
-            case "width": ("width", settings.width)
-            case "insets": ("inset", settings.inset)
-            case "lineHeightMode": ("lineHeight", lineHeight)
-            case "lineHeightMultiple": ("lineHeightMultiple", settings.lineHeightMultiple)
-            case "scale": ("scale", settings.scale)
-            case "maxPixels": ("maxPixels", settings.maxPixels)
-            // What the library refuses beside exclusion shapes.
-            case "exclusions" where settings.writingMode == .vertical: ("exclude", "with \"vertical\"")
-            case "exclusions": ("exclude", "(\(refusal.value))")
-            case "lineBalance": ("balance", "true with \"exclude\"")
-            case "truncation": ("truncation", "\"\(settings.truncation)\" with \"exclude\"")
-            default: (refusal.property, "as given")  // maxLines and lineSpacing were checked above
+            // What the library refuses beside exclusion shapes (a flag's value is true), then
+            // each field's own refusals.
+            let conflict = ExclusionConflict(property: refusal.property, vertical: settings.writingMode == .vertical)
+            let field: (name: String, value: Any) = if let conflict {
+                (conflict.option, (ExclusionConflict.isFlag(conflict.option) ? "true " : "")
+                    + (conflict.other.map { "with \"\($0)\"" } ?? "(\(refusal.value))"))
+            } else {
+                switch refusal.property {
+                case "width": ("width", settings.width)
+                case "insets": ("inset", settings.inset)
+                case "lineHeightMode": ("lineHeight", lineHeight)
+                case "lineHeightMultiple": ("lineHeightMultiple", settings.lineHeightMultiple)
+                case "scale": ("scale", settings.scale)
+                case "maxPixels": ("maxPixels", settings.maxPixels)
+                case "truncation": ("truncation", "\"\(settings.truncation)\" with \"exclude\"")
+                default: (refusal.property, "as given")  // maxLines and lineSpacing were checked above
+                }
             }
             throw invalid(field.name, field.value, refusal.reason)
         }
