@@ -34,14 +34,17 @@ scripts/viewer-test.sh
 if [ "${TEXTKITLITE_QUICK:-0}" = "1" ]; then exit 0; fi
 
 sanitized_suites="Async|FeedCell|Measure|Render|InkBounds|Shaping|UTF16Transcoding|LayoutTests|LineBreaking|BoundedCache|LoneGlyph|PNG|Emoticon|Attachment|TextStyle|HitTesting"
-# LeakSanitizer is off: it reports allocations inside XCTest and Foundation's Process
-# (the toolchain's libraries) that the project cannot free; memory bounds are tested apart.
+# LeakSanitizer is off for the suites: it reports allocations inside XCTest and Foundation's
+# Process (the toolchain's libraries) that the project cannot free. It is on for the
+# `textrender` runs of scripts/leak-check.sh; memory bounds are tested apart.
 export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 for sanitizer in thread address; do
     echo "== tests under the ${sanitizer} sanitizer" >&2
     swift build --build-tests --sanitize="$sanitizer" --scratch-path ".build-$sanitizer"
     swift test --skip-build --sanitize="$sanitizer" --scratch-path ".build-$sanitizer" --filter "$sanitized_suites"
 done
+echo "== leaks across the C libraries (textrender under LeakSanitizer)" >&2
+scripts/leak-check.sh .build-address/debug/textrender
 
 if [ -x scripts/fuzz.sh ]; then
     echo "== fuzzing (${TEXTKITLITE_FUZZ_SECONDS:-60} s)" >&2
