@@ -11,7 +11,7 @@
 # Stacks are unwound in full (slower), so that the one suppression can name its function:
 # fontconfig loses 288 bytes once, parsing its configuration (FcInitLoadConfigAndFonts).
 set -euo pipefail
-binary=$(realpath "${1:-$(dirname "$0")/../.build-address/debug/textrender}")
+binary=$(realpath -m "${1:-$(dirname "$0")/../.build-address/debug/textrender}")
 cd "$(dirname "$0")/.."
 [[ -x "$binary" ]] || { echo "scripts/leak-check.sh: no $binary (build it with --sanitize=address)" >&2; exit 1; }
 
@@ -30,11 +30,12 @@ head -c 3000 examples/media/pictures/pier.jpg > "$work/media/pictures/cut.jpg"
 printf '{"id": "1", "author": "a", "avatar": "avatars/cut.png", "text": "cut files", "images": ["pictures/cut.jpg"]}\n' \
     > "$work/cut.jsonl"
 
-failed=0
+runs=0 failed=0
 # check EXPECTED-STATUS ARGUMENTS...: one run of textrender.
 check() {
     local expected=$1 status=0
     shift
+    runs=$((runs + 1))
     "$binary" "$@" > "$work/stdout" 2> "$work/stderr" || status=$?
     if grep -q "LeakSanitizer" "$work/stderr"; then
         echo "leak in: textrender $*" >&2
@@ -64,4 +65,4 @@ check 1 render "x" --font "$work/cut.ttf" --output "$work/out/font.png"
 check 2 feed "$work/cut.jsonl" --media-root "$work/media" --out "$work/out/cut"
 
 if (( failed )); then exit 1; fi
-echo "no leaks in 11 textrender runs"
+echo "no leaks in $runs textrender runs"
