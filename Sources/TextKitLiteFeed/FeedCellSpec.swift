@@ -1,4 +1,3 @@
-import Synchronization
 import TextKitLite
 
 /// How a feed cell is composed from a post, for one cell style: its layout spec (avatar
@@ -105,13 +104,22 @@ struct FeedCellSpec: Sendable {
     /// `[codes]` in the body and the quote drawn as inline images.
     let emoticons: EmoticonTable
     /// The measuring specs of the usual shapes (up to 9 images), made once, not per post.
-    private var measuringSpecs: [Shape: LayoutSpec] = [:]
-    /// Their plans for measuring at several widths, each for the first list of widths asked
-    /// for (a run measures every post at the same widths; another list is planned per post).
-    private var measuringPlans: [Shape: PlanSlot] = [:]
+    private var measuringSpecs: [Shape: Measuring] = [:]
 
-    private final class PlanSlot: Sendable {
-        let plan = AtomicLazyReference<MeasuringPlan>()
+    /// The spec for measuring posts of a shape (`measuring(_:)`), and its plans.
+    struct Measuring: Sendable {
+        let spec: LayoutSpec
+        /// The plan for the first list of widths asked for (a run measures every post at the
+        /// same widths; another list is planned per post); nil for a spec not kept.
+        fileprivate let plan: Locked<MeasuringPlan?>?
+
+        /// The plan for measuring posts of the shape at `widths` (`LayoutSpec.measuringPlan`).
+        func plan(widths: [Double], engine: TextEngine) throws(LayoutError) -> MeasuringPlan {
+            if let kept = plan?.withLock({ $0 }), kept.widths == widths { return kept }
+            let made = try spec.measuringPlan(widths: widths, engine: engine)
+            plan?.withLock { if $0 == nil { $0 = made } }
+            return made
+        }
     }
 
     init(style: FeedCellStyle, emoticons: EmoticonTable = .empty) {
@@ -128,8 +136,7 @@ struct FeedCellSpec: Sendable {
                 for hasMeta in [false, true] {
                     for images in 0..<10 {
                         let shape = Shape(hasBody: hasBody, hasQuote: hasQuote, hasMeta: hasMeta, images: images)
-                        measuringSpecs[shape] = measuringSpec(shape)
-                        measuringPlans[shape] = PlanSlot()
+                        measuringSpecs[shape] = Measuring(spec: measuring(shape).spec, plan: Locked(nil))
                     }
                 }
             }
@@ -175,20 +182,12 @@ struct FeedCellSpec: Sendable {
     func isRightToLeft(_ post: FeedPost) -> Bool { style.direction.resolved(for: post.text) == .rightToLeft }
 
     /// The spec for measuring posts of `shape`: its text blocks are placeholders, each
-    /// measured from its field of the post being measured.
-    func measuringSpec(_ shape: Shape) -> LayoutSpec {
+    /// measured from its field of the post being measured. Kept, with its plan, for the
+    /// usual shapes.
+    func measuring(_ shape: Shape) -> Measuring {
         measuringSpecs[shape]
-            ?? spec(shape) { field, options in .attributedText(id: field.rawValue, text: Self.placeholder, options: options) }
-    }
-
-    /// The plan for measuring posts of `shape` at `widths` (`LayoutSpec.measuringPlan`):
-    /// kept for the usual shapes, made by `make` otherwise.
-    func measuringPlan(_ shape: Shape, widths: [Double], make: () throws(LayoutError) -> MeasuringPlan) throws(LayoutError) -> MeasuringPlan {
-        guard let slot = measuringPlans[shape] else { return try make() }
-        if let plan = slot.plan.load(), plan.widths == widths { return plan }
-        let plan = try make()
-        _ = slot.plan.storeIfNil(plan)  // the first list of widths stays
-        return plan
+            ?? Measuring(spec: spec(shape) { field, options in .attributedText(id: field.rawValue, text: Self.placeholder, options: options) },
+                         plan: nil)
     }
 
     private static let placeholder = AttributedText("")

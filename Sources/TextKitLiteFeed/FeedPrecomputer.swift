@@ -56,6 +56,18 @@ public final class FeedPrecomputer: Sendable {
         enum Widths: Hashable, Sendable {
             case one(Double)
             case many([Double])
+
+            /// Hashes one width, or a list's count and first width (equal lists hash alike,
+            /// and a run measures at one list): the rest is left to `==`, as hashing every
+            /// width of every author and footer looked up costs more than comparing them.
+            func hash(into hasher: inout Hasher) {
+                switch self {
+                case .one(let width): hasher.combine(width)
+                case .many(let widths):
+                    hasher.combine(widths.count)
+                    hasher.combine(widths.first)
+                }
+            }
         }
 
         init(field: Field, text: String, language: String?, widths: Widths = .one(0)) {
@@ -164,17 +176,15 @@ public final class FeedPrecomputer: Sendable {
         if let cached = heightCache.measurements(for: key, widths: widths) { return cached }
         if let styleError { throw styleError }
         let shape = FeedCellSpec.Shape(post)
-        let spec = cell.measuringSpec(shape)
+        let measuring = cell.measuring(shape)
         let texts = PostTexts(precomputer: self, post: post)
         let results: [CellMeasurement]
         if widths.count == 1 {
-            let (size, measured) = try spec.measure(width: widths[0], engine: engine, textMeasurer: texts)
+            let (size, measured) = try measuring.spec.measure(width: widths[0], engine: engine, textMeasurer: texts)
             results = [CellMeasurement(postID: post.id, width: widths[0], height: size.height, texts: measured)]
         } else {
-            let plan = try cell.measuringPlan(shape, widths: widths) { () throws(LayoutError) in
-                try spec.measuringPlan(widths: widths, engine: engine)
-            }
-            results = try zip(widths, spec.measure(plan, engine: engine, textMeasurer: texts)).map { width, measured in
+            let plan = try measuring.plan(widths: widths, engine: engine)
+            results = try zip(widths, measuring.spec.measure(plan, engine: engine, textMeasurer: texts)).map { width, measured in
                 CellMeasurement(postID: post.id, width: width, height: measured.size.height, texts: measured.texts)
             }
         }

@@ -244,82 +244,122 @@ package protocol SpecTextMeasuring {
 package final class MeasuringPlan: Sendable {
     /// The widths the spec is measured at, in order.
     package let widths: [Double]
-    /// The attributed text blocks, in placing order (their options' widths unset), each
-    /// with its width at each of `widths`.
-    let blocks: [(id: String, text: AttributedText, options: LayoutOptions, widths: [Double])]
+    /// The attributed text blocks, in placing order.
+    let blocks: [Block]
 
-    fileprivate init(widths: [Double], blocks: [(id: String, text: AttributedText, options: LayoutOptions, widths: [Double])]) {
+    /// An attributed text block (its options' width unset), with its width at each of the
+    /// plan's widths.
+    struct Block {
+        let id: String
+        let text: AttributedText
+        let options: LayoutOptions
+        let widths: [Double]
+    }
+
+    fileprivate init(widths: [Double], blocks: [Block]) {
         self.widths = widths
         self.blocks = blocks
     }
 }
 
+/// The numbers a spec is placed in: `Double`, one width; or `SIMD4<Double>`, four widths
+/// placed in one walk of the spec, a lane each (`measure(_:engine:textMeasurer:)`). Every
+/// operation gives in each lane what `Double`'s gives, to the bit.
+private protocol SpecScalar {
+    init(_ value: Double)
+    static func + (a: Self, b: Self) -> Self
+    static func - (a: Self, b: Self) -> Self
+    static func * (a: Self, b: Self) -> Self
+    static func / (a: Self, b: Self) -> Self
+    /// `Swift.max(a, b)`, and `Swift.min(a, b)`, in each lane.
+    static func maximum(_ a: Self, _ b: Self) -> Self
+    static func minimum(_ a: Self, _ b: Self) -> Self
+}
+
+extension Double: SpecScalar {
+    static func maximum(_ a: Double, _ b: Double) -> Double { max(a, b) }
+    static func minimum(_ a: Double, _ b: Double) -> Double { min(a, b) }
+}
+
+extension SIMD4: SpecScalar where Scalar == Double {
+    init(_ value: Double) { self.init(repeating: value) }
+    // As `Swift.max` and `Swift.min` choose: `b >= a ? b : a`, `b < a ? b : a`.
+    static func maximum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .>= a) }
+    static func minimum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .< a) }
+}
+
 /// What placing a spec makes, written once per kind of result: frames for every element
-/// (`FrameSolver`), or each text block's measurement (`SpecMeasurer`). The spec's
-/// geometry is computed once, in `LayoutSpec.place`.
+/// (`FrameSolver`), or each text block's measurement (`SpecMeasurer`, `SpecReplay`). The
+/// spec's geometry is computed once, in `LayoutSpec.place`.
 private protocol SpecPlacement {
-    /// A fixed box (and a grid's boxes) at `frame`, a picture's when `picture` is set.
-    mutating func box(id: String, frame: Rect, fill: Color, stroke: Color?, picture: CellPicture?)
+    /// What positions and sizes are: one width's, or several widths' at once.
+    associatedtype Number: SpecScalar
+    /// A fixed box (and a grid's boxes) at (x, y), a picture's when `picture` is set.
+    mutating func box(id: String, x: Number, y: Number, width: Number, height: Number, fill: Color, stroke: Color?,
+                      picture: CellPicture?)
     /// Whether boxes are wanted at all (a grid's frames are computed only then).
     var placesBoxes: Bool { get }
     /// A shaped text block laid out at `options` made `width` wide (`LayoutOptions.at(width:)`,
     /// copied only by a placement that lays it out), at (x, y); returns its size.
-    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, width: Double, x: Double, y: Double,
-                       engine: TextEngine) throws(LayoutError) -> Size
+    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, width: Number, x: Number, y: Number,
+                       engine: TextEngine) throws(LayoutError) -> (width: Number, height: Number)
     /// An attributed text block at `options` made `width` wide, at (x, y); returns its size.
-    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, width: Double, x: Double, y: Double,
-                       engine: TextEngine) throws(LayoutError) -> Size
+    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, width: Number, x: Number, y: Number,
+                       engine: TextEngine) throws(LayoutError) -> (width: Number, height: Number)
     /// Marks where the elements placed next start (for a background behind them, or to
     /// align a stack's children across its axis).
     var mark: Int { get }
     /// A background box whose frame is known after its child: reserved at `mark`.
     mutating func reserveBackground(id: String, fill: Color)
-    mutating func setFrame(_ frame: Rect, at index: Int)
-    /// Moves the elements placed from `range` by (dx, dy).
-    mutating func offset(_ range: Range<Int>, dx: Double, dy: Double)
+    mutating func setFrame(x: Number, y: Number, width: Number, height: Number, at index: Int)
+    /// Moves the elements placed from `range` by `dx` across, or `dy` down, where positive
+    /// (a child narrower than its stack is aligned; a wider one stays).
+    mutating func align(_ range: Range<Int>, dx: Number, dy: Number)
     /// Flips the frames of the elements placed from `range` left to right within the
     /// horizontal span `minX..<maxX`.
-    mutating func mirror(_ range: Range<Int>, minX: Double, maxX: Double)
+    mutating func mirror(_ range: Range<Int>, minX: Number, maxX: Number)
 }
 
 /// A placement that makes no frames (measuring): boxes, backgrounds and moves are nothing to it.
 private protocol FramelessPlacement: SpecPlacement {}
 
 extension FramelessPlacement {
-    mutating func box(id: String, frame: Rect, fill: Color, stroke: Color?, picture: CellPicture?) {}
+    mutating func box(id: String, x: Number, y: Number, width: Number, height: Number, fill: Color, stroke: Color?,
+                      picture: CellPicture?) {}
     var placesBoxes: Bool { false }
     var mark: Int { 0 }
     mutating func reserveBackground(id: String, fill: Color) {}
-    mutating func setFrame(_ frame: Rect, at index: Int) {}
-    mutating func offset(_ range: Range<Int>, dx: Double, dy: Double) {}
-    mutating func mirror(_ range: Range<Int>, minX: Double, maxX: Double) {}
+    mutating func setFrame(x: Number, y: Number, width: Number, height: Number, at index: Int) {}
+    mutating func align(_ range: Range<Int>, dx: Number, dy: Number) {}
+    mutating func mirror(_ range: Range<Int>, minX: Number, maxX: Number) {}
 }
 
 /// Solving: frames for every element, in drawing order.
 private struct FrameSolver: SpecPlacement {
     var elements: [CellElement] = []
 
-    mutating func box(id: String, frame: Rect, fill: Color, stroke: Color?, picture: CellPicture?) {
-        elements.append(CellElement(id: id, kind: picture == nil ? .box : .picture, frame: frame, fill: fill, stroke: stroke,
-                                    picture: picture))
+    mutating func box(id: String, x: Double, y: Double, width: Double, height: Double, fill: Color, stroke: Color?,
+                      picture: CellPicture?) {
+        elements.append(CellElement(id: id, kind: picture == nil ? .box : .picture, frame: Rect(x: x, y: y, width: width, height: height),
+                                    fill: fill, stroke: stroke, picture: picture))
     }
 
     var placesBoxes: Bool { true }
 
     mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, width: Double, x: Double, y: Double,
-                       engine: TextEngine) throws(LayoutError) -> Size {
+                       engine: TextEngine) throws(LayoutError) -> (width: Double, height: Double) {
         add(id, try engine.layout(text, options: options.at(width: width)), x: x, y: y)
     }
 
     mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, width: Double, x: Double, y: Double,
-                       engine: TextEngine) throws(LayoutError) -> Size {
+                       engine: TextEngine) throws(LayoutError) -> (width: Double, height: Double) {
         add(id, try engine.layout(text, options: options.at(width: width)), x: x, y: y)
     }
 
-    private mutating func add(_ id: String, _ layout: TextLayout, x: Double, y: Double) -> Size {
+    private mutating func add(_ id: String, _ layout: TextLayout, x: Double, y: Double) -> (width: Double, height: Double) {
         elements.append(CellElement(id: id, kind: .text, frame: Rect(x: x, y: y, width: layout.size.width, height: layout.size.height),
                                     text: layout))
-        return layout.size
+        return (layout.size.width, layout.size.height)
     }
 
     var mark: Int { elements.count }
@@ -328,9 +368,13 @@ private struct FrameSolver: SpecPlacement {
         elements.append(CellElement(id: id, kind: .box, frame: .zero, fill: fill))
     }
 
-    mutating func setFrame(_ frame: Rect, at index: Int) { elements[index].frame = frame }
+    mutating func setFrame(x: Double, y: Double, width: Double, height: Double, at index: Int) {
+        elements[index].frame = Rect(x: x, y: y, width: width, height: height)
+    }
 
-    mutating func offset(_ range: Range<Int>, dx: Double, dy: Double) {
+    mutating func align(_ range: Range<Int>, dx: Double, dy: Double) {
+        let (dx, dy) = (dx > 0 ? dx : 0, dy > 0 ? dy : 0)
+        guard dx > 0 || dy > 0 else { return }
         for i in range { elements[i].frame = elements[i].frame.offsetBy(dx: dx, dy: dy) }
     }
 
@@ -339,45 +383,88 @@ private struct FrameSolver: SpecPlacement {
     }
 }
 
-/// Measuring: each text block's measurement, in order; no frames. The blocks are measured
-/// as they come, or their measurements replayed (`measure(_:engine:textMeasurer:)`).
-private struct SpecMeasurer: FramelessPlacement {
-    /// Measures attributed text blocks (nil: `TextEngine.measure`).
-    let textMeasurer: (any SpecTextMeasuring)?
-    /// The attributed text blocks' measurements when known before placing: the next
-    /// block's at `measured[next]`, each `stride` after the one before.
-    private let measured: [TextMeasurement]?
-    private var next: Int
-    private let stride: Int
+/// Measuring at one width: each text block's measurement, in order; no frames.
+private struct SpecMeasurer<TextMeasurer: SpecTextMeasuring>: FramelessPlacement {
+    /// Measures the attributed text blocks.
+    let textMeasurer: TextMeasurer
     var texts: [MeasuredText] = []
 
-    init(textMeasurer: (any SpecTextMeasuring)?, measured: [TextMeasurement]? = nil, first: Int = 0, stride: Int = 1) {
+    init(textMeasurer: TextMeasurer) {
         self.textMeasurer = textMeasurer
-        self.measured = measured
-        next = first
-        self.stride = stride
+        texts.reserveCapacity(4)  // a feed cell's text blocks: no regrowth
     }
 
     mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, width: Double, x: Double, y: Double,
-                       engine: TextEngine) throws(LayoutError) -> Size {
+                       engine: TextEngine) throws(LayoutError) -> (width: Double, height: Double) {
         let layout = try engine.layout(text, options: options.at(width: width))
         texts.append(MeasuredText(id: id, measurement: TextMeasurement(layout)))
-        return layout.size
+        return (layout.size.width, layout.size.height)
     }
 
     mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, width: Double, x: Double, y: Double,
-                       engine: TextEngine) throws(LayoutError) -> Size {
-        let measurement: TextMeasurement
-        if let measured {
-            measurement = measured[next]
-            next += stride
-        } else if let textMeasurer {
-            measurement = try textMeasurer.measure(id: id, text: text, options: options.at(width: width), engine: engine)
-        } else {
-            measurement = try engine.measure(text, options: options.at(width: width))
-        }
+                       engine: TextEngine) throws(LayoutError) -> (width: Double, height: Double) {
+        let measurement = try textMeasurer.measure(id: id, text: text, options: options.at(width: width), engine: engine)
         texts.append(MeasuredText(id: id, measurement: measurement))
-        return Size(width: width, height: measurement.height)
+        return (width, measurement.height)
+    }
+}
+
+/// Measuring at up to four widths at once, a lane each, the attributed text blocks'
+/// measurements known before placing (`measure(_:engine:textMeasurer:)`); lanes past the
+/// widths repeat the last one, and are dropped.
+private struct SpecReplay: FramelessPlacement {
+    /// Block b's measurement at the plan's width w: `measured[b][w]`.
+    private let measured: [[TextMeasurement]]
+    /// The plan's widths in the lanes, the first in lane 0.
+    private let columns: Range<Int>
+    /// The next attributed text block's index.
+    private var next = 0
+    /// Each width's text blocks' measurements, in order.
+    private(set) var texts: [[MeasuredText]]
+
+    init(measured: [[TextMeasurement]], columns: Range<Int>) {
+        self.measured = measured
+        self.columns = columns
+        texts = columns.map { _ in
+            var texts: [MeasuredText] = []
+            texts.reserveCapacity(4)  // a feed cell's text blocks: no regrowth
+            return texts
+        }
+    }
+
+    mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, width: SIMD4<Double>, x: SIMD4<Double>,
+                       y: SIMD4<Double>, engine: TextEngine) throws(LayoutError) -> (width: SIMD4<Double>, height: SIMD4<Double>) {
+        var size = (width: SIMD4<Double>(), height: SIMD4<Double>())
+        for lane in 0..<4 {
+            let layout = try engine.layout(text, options: options.at(width: width[lane]))
+            (size.width[lane], size.height[lane]) = (layout.size.width, layout.size.height)
+            if lane < columns.count { texts[lane].append(MeasuredText(id: id, measurement: TextMeasurement(layout))) }
+        }
+        return size
+    }
+
+    mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, width: SIMD4<Double>, x: SIMD4<Double>,
+                       y: SIMD4<Double>, engine: TextEngine) throws(LayoutError) -> (width: SIMD4<Double>, height: SIMD4<Double>) {
+        var height = SIMD4<Double>()
+        for lane in 0..<4 {
+            let measurement = measured[next][columns.lowerBound + min(lane, columns.count - 1)]
+            height[lane] = measurement.height
+            if lane < columns.count { texts[lane].append(MeasuredText(id: id, measurement: measurement)) }
+        }
+        next += 1
+        return (width, height)
+    }
+}
+
+/// Measures text blocks with `TextEngine.measure`.
+private struct EngineTextMeasurer: SpecTextMeasuring {
+    func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
+        try engine.measure(text, options: options)
+    }
+
+    func measure(id: String, text: AttributedText, options: LayoutOptions, widths: [Double],
+                 engine: TextEngine) throws(LayoutError) -> [TextMeasurement] {
+        try engine.measure(text, options: options, widths: widths)
     }
 }
 
@@ -392,15 +479,15 @@ private struct SpecTextBlocks: FramelessPlacement {
     var keepsBlocks = true
 
     mutating func text(id: String, _ text: ShapedText, options: LayoutOptions, width: Double, x: Double, y: Double,
-                       engine: TextEngine) throws(LayoutError) -> Size {
-        Size(width: width, height: 0)  // laid out when measured
+                       engine: TextEngine) throws(LayoutError) -> (width: Double, height: Double) {
+        (width, 0)  // laid out when measured
     }
 
     mutating func text(id: String, _ text: AttributedText, options: LayoutOptions, width: Double, x: Double, y: Double,
-                       engine: TextEngine) throws(LayoutError) -> Size {
+                       engine: TextEngine) throws(LayoutError) -> (width: Double, height: Double) {
         if keepsBlocks { blocks.append((id, text, options)) }
         widths.append(width)
-        return Size(width: width, height: 0)
+        return (width, 0)
     }
 }
 
@@ -418,7 +505,7 @@ extension LayoutSpec {
         // One allocation, no regrowth (a hint: clamped, so a huge grid does not allocate up front).
         solver.elements.reserveCapacity(min(max(0, elementCount), 1024))
         let size = try place(x: 0, y: 0, width: width, engine: engine, into: &solver)
-        return (size, solver.elements)
+        return (Size(width: size.width, height: size.height), solver.elements)
     }
 
     /// Measures the spec at a width: the size `solve` gives, and each text block's
@@ -427,16 +514,15 @@ extension LayoutSpec {
     ///
     /// - Throws: `LayoutError` from a text block's measurement.
     public func measure(width: Double, engine: TextEngine) throws(LayoutError) -> (size: Size, texts: [MeasuredText]) {
-        try measure(width: width, engine: engine, textMeasurer: nil)
+        try measure(width: width, engine: engine, textMeasurer: EngineTextMeasurer())
     }
 
     /// `measure(width:engine:)` with the attributed text blocks measured by `textMeasurer`.
     package func measure(width: Double, engine: TextEngine,
-                 textMeasurer: (any SpecTextMeasuring)?) throws(LayoutError) -> (size: Size, texts: [MeasuredText]) {
+                 textMeasurer: some SpecTextMeasuring) throws(LayoutError) -> (size: Size, texts: [MeasuredText]) {
         var measurer = SpecMeasurer(textMeasurer: textMeasurer)
-        measurer.texts.reserveCapacity(4)  // a feed cell's text blocks: no regrowth
         let size = try place(x: 0, y: 0, width: width, engine: engine, into: &measurer)
-        return (size, measurer.texts)
+        return (Size(width: size.width, height: size.height), measurer.texts)
     }
 
     /// What measuring the spec at `widths` asks of its text measurer: found by placing the
@@ -449,32 +535,40 @@ extension LayoutSpec {
         }
         let count = blocks.blocks.count
         return MeasuringPlan(widths: widths, blocks: blocks.blocks.enumerated().map { index, block in
-            (block.id, block.text, block.options, widths.indices.map { blocks.widths[$0 * count + index] })
+            MeasuringPlan.Block(id: block.id, text: block.text, options: block.options,
+                                widths: widths.indices.map { blocks.widths[$0 * count + index] })
         })
     }
 
     /// `measure(width:engine:textMeasurer:)` at each of the plan's widths, in their order: each
     /// text block is measured at all its widths at once (`SpecTextMeasuring.measure(id:text:options:widths:)`:
-    /// its text itemized once), then the spec is placed at each width with those measurements.
+    /// its text itemized once), then the spec is placed with those measurements at four
+    /// widths at a time (`SpecReplay`).
     ///
     /// - Precondition: `plan` is this spec's (`measuringPlan(widths:engine:)`).
     package func measure(_ plan: MeasuringPlan, engine: TextEngine,
-                         textMeasurer: any SpecTextMeasuring) throws(LayoutError) -> [(size: Size, texts: [MeasuredText])] {
+                         textMeasurer: some SpecTextMeasuring) throws(LayoutError) -> [(size: Size, texts: [MeasuredText])] {
         let widths = plan.widths
-        // Block b at width w: `measured[b * widths.count + w]`.
-        var measured: [TextMeasurement] = []
-        measured.reserveCapacity(plan.blocks.count * widths.count)
-        for block in plan.blocks {
-            measured += try textMeasurer.measure(id: block.id, text: block.text, options: block.options, widths: block.widths,
-                                                 engine: engine)
+        // Block b at width w: `measured[b][w]` (the blocks read in place, through a pointer: no copies).
+        var measured: [[TextMeasurement]] = []
+        measured.reserveCapacity(plan.blocks.count)
+        try plan.blocks.withUnsafeBufferPointer { blocks throws(LayoutError) in
+            for block in blocks.indices {
+                measured.append(try textMeasurer.measure(id: blocks[block].id, text: blocks[block].text, options: blocks[block].options,
+                                                         widths: blocks[block].widths, engine: engine))
+            }
         }
         var results: [(size: Size, texts: [MeasuredText])] = []
         results.reserveCapacity(widths.count)
-        for (index, width) in widths.enumerated() {
-            var measurer = SpecMeasurer(textMeasurer: textMeasurer, measured: measured, first: index, stride: widths.count)
-            measurer.texts.reserveCapacity(4)  // a feed cell's text blocks: no regrowth
-            let size = try place(x: 0, y: 0, width: width, engine: engine, into: &measurer)
-            results.append((size, measurer.texts))
+        for first in stride(from: 0, to: widths.count, by: 4) {
+            let columns = first..<min(first + 4, widths.count)
+            let last = columns.upperBound - 1
+            let lanes = SIMD4(widths[first], widths[min(first + 1, last)], widths[min(first + 2, last)], widths[last])
+            var replay = SpecReplay(measured: measured, columns: columns)
+            let size = try place(x: .zero, y: .zero, width: lanes, engine: engine, into: &replay)
+            for lane in 0..<columns.count {
+                results.append((Size(width: size.width[lane], height: size.height[lane]), replay.texts[lane]))
+            }
         }
         return results
     }
@@ -519,32 +613,36 @@ extension LayoutSpec {
 
     /// Places the spec with its top left corner at (x, y), given `width` and proposed
     /// `height` (nil: none; see `LayoutSpec`), into `placement`; returns its size.
-    fileprivate func place<Placement: SpecPlacement>(x: Double, y: Double, width: Double, height proposed: Double? = nil,
-                                                     engine: TextEngine, into placement: inout Placement) throws(LayoutError) -> Size {
+    fileprivate func place<Placement: SpecPlacement>(
+        x: Placement.Number, y: Placement.Number, width: Placement.Number, height proposed: Placement.Number? = nil,
+        engine: TextEngine, into placement: inout Placement
+    ) throws(LayoutError) -> (width: Placement.Number, height: Placement.Number) {
+        typealias Number = Placement.Number
         switch self {
         case .box(let id, let size, let fill):
-            let size = size ?? Size(width: width, height: proposed ?? width)
-            placement.box(id: id, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill, stroke: nil, picture: nil)
+            let size = size.map { (Number($0.width), Number($0.height)) } ?? (width, proposed ?? width)
+            placement.box(id: id, x: x, y: y, width: size.0, height: size.1, fill: fill, stroke: nil, picture: nil)
             return size
         case .picture(let id, let picture, let size, let fill):
-            let size = size ?? Size(width: width, height: proposed ?? width)
-            placement.box(id: id, frame: Rect(x: x, y: y, width: size.width, height: size.height), fill: fill, stroke: nil,
-                          picture: picture)
+            let size = size.map { (Number($0.width), Number($0.height)) } ?? (width, proposed ?? width)
+            placement.box(id: id, x: x, y: y, width: size.0, height: size.1, fill: fill, stroke: nil, picture: picture)
             return size
         case .text(let id, let text, let options):
-            return try placement.text(id: id, text, options: options, width: max(width, 1e-3), x: x, y: y, engine: engine)
+            return try placement.text(id: id, text, options: options, width: .maximum(width, Number(1e-3)), x: x, y: y, engine: engine)
         case .attributedText(let id, let text, let options):
-            return try placement.text(id: id, text, options: options, width: max(width, 1e-3), x: x, y: y, engine: engine)
+            return try placement.text(id: id, text, options: options, width: .maximum(width, Number(1e-3)), x: x, y: y, engine: engine)
         case .inset(let insets, let child):
-            let inner = try child.place(x: x + insets.left, y: y + insets.top, width: max(0, width - insets.horizontal),
-                                        height: proposed.map { max(0, $0 - insets.vertical) }, engine: engine, into: &placement)
-            return Size(width: inner.width + insets.horizontal, height: inner.height + insets.vertical)
+            let inner = try child.place(x: x + Number(insets.left), y: y + Number(insets.top),
+                                        width: .maximum(Number(0), width - Number(insets.horizontal)),
+                                        height: proposed.map { .maximum(Number(0), $0 - Number(insets.vertical)) }, engine: engine,
+                                        into: &placement)
+            return (inner.width + Number(insets.horizontal), inner.height + Number(insets.vertical))
         case .background(let id, let fill, let child):
             let index = placement.mark
             placement.reserveBackground(id: id, fill: fill)
             let size = try child.place(x: x, y: y, width: width, height: proposed, engine: engine, into: &placement)
-            placement.setFrame(Rect(x: x, y: y, width: width, height: size.height), at: index)
-            return Size(width: width, height: size.height)
+            placement.setFrame(x: x, y: y, width: width, height: size.height, at: index)
+            return (width, size.height)
         case .stack(let stack):
             return try stack.place(x: x, y: y, width: width, height: proposed, engine: engine, into: &placement)
         case .mirrored(let child):
@@ -553,7 +651,7 @@ extension LayoutSpec {
             placement.mirror(start..<placement.mark, minX: x, maxX: x + size.width)
             return size
         case .ratio(let ratio, let child):
-            let size = Size(width: width, height: width * (ratio.isNaN ? 1 : min(100, max(0, ratio))))
+            let size = (width: width, height: width * Number(ratio.isNaN ? 1 : min(100, max(0, ratio))))
             _ = try child.place(x: x, y: y, width: size.width, height: size.height, engine: engine, into: &placement)
             return size
         case .overlay(let overlay, let base):
@@ -562,26 +660,26 @@ extension LayoutSpec {
             return size
         case .absolute(let absolute):
             for child in absolute.children {
-                _ = try child.spec.place(x: x + child.position.x, y: y + child.position.y, width: child.size.width,
-                                         height: child.size.height, engine: engine, into: &placement)
+                _ = try child.spec.place(x: x + Number(child.position.x), y: y + Number(child.position.y), width: Number(child.size.width),
+                                         height: Number(child.size.height), engine: engine, into: &placement)
             }
-            return absolute.resolvedSize
+            return (Number(absolute.resolvedSize.width), Number(absolute.resolvedSize.height))
         case .grid(let grid):
             let columns = max(1, grid.columns)
             let rows = (max(0, grid.count) + columns - 1) / columns
             // A box's width and height: as wide as the columns allow, both within the
             // largest side, in the grid's aspect ratio.
-            let largest = max(0, min(width * grid.maxSideFraction, (width - grid.spacing * Double(columns - 1)) / Double(columns)))
+            let largest = Number.maximum(Number(0), .minimum(width * Number(grid.maxSideFraction),
+                                                             (width - Number(grid.spacing * Double(columns - 1))) / Number(Double(columns))))
             let ratio = grid.clampedAspectRatio
-            let (boxWidth, boxHeight) = ratio >= 1 ? (largest, largest / ratio) : (largest * ratio, largest)
+            let (boxWidth, boxHeight) = ratio >= 1 ? (largest, largest / Number(ratio)) : (largest * Number(ratio), largest)
             for i in 0..<(placement.placesBoxes ? max(0, grid.count) : 0) {
-                let frame = Rect(x: x + Double(i % columns) * (boxWidth + grid.spacing), y: y + Double(i / columns) * (boxHeight + grid.spacing),
-                                 width: boxWidth, height: boxHeight)
-                placement.box(id: "\(grid.idPrefix)\(i)", frame: frame, fill: grid.fill, stroke: grid.stroke,
-                              picture: i < grid.pictures.count ? grid.pictures[i] : nil)
+                placement.box(id: "\(grid.idPrefix)\(i)", x: x + Number(Double(i % columns)) * (boxWidth + Number(grid.spacing)),
+                              y: y + Number(Double(i / columns)) * (boxHeight + Number(grid.spacing)), width: boxWidth, height: boxHeight,
+                              fill: grid.fill, stroke: grid.stroke, picture: i < grid.pictures.count ? grid.pictures[i] : nil)
             }
-            let height = rows == 0 ? 0 : Double(rows) * boxHeight + Double(rows - 1) * grid.spacing
-            return Size(width: width, height: height)
+            let height = rows == 0 ? Number(0) : Number(Double(rows)) * boxHeight + Number(Double(rows - 1) * grid.spacing)
+            return (width, height)
         }
     }
 }
@@ -589,48 +687,51 @@ extension LayoutSpec {
 extension StackSpec {
     /// Places the stack (see `LayoutSpec.place`): a vertical stack proposes no height to its
     /// children, a horizontal one proposes its own to each.
-    fileprivate func place<Placement: SpecPlacement>(x: Double, y: Double, width: Double, height proposed: Double?,
-                                                     engine: TextEngine, into placement: inout Placement) throws(LayoutError) -> Size {
+    fileprivate func place<Placement: SpecPlacement>(
+        x: Placement.Number, y: Placement.Number, width: Placement.Number, height proposed: Placement.Number?,
+        engine: TextEngine, into placement: inout Placement
+    ) throws(LayoutError) -> (width: Placement.Number, height: Placement.Number) {
+        typealias Number = Placement.Number
         let gaps = spacing * Double(max(0, children.count - 1))
         // Children's element ranges and sizes, for cross-axis alignment (none when nothing
         // is placed: measuring).
-        var placed: [(range: Range<Int>, size: Size)] = []
+        var placed: [(range: Range<Int>, size: (width: Number, height: Number))] = []
         switch axis {
         case .vertical:
-            var cursor = y, height = 0.0
+            var cursor = y, height = Number(0)
             for child in children {
                 let start = placement.mark
                 let size = try child.place(x: x, y: cursor, width: width, engine: engine, into: &placement)
                 if placement.mark > start { placed.append((start..<placement.mark, size)) }
-                height += size.height
-                cursor += size.height + spacing
+                height = height + size.height
+                cursor = cursor + (size.height + Number(spacing))
             }
             // Cross-axis alignment of children narrower than the stack.
             for (range, size) in placed {
-                let dx = alignment == .center ? (width - size.width) / 2 : alignment == .end ? width - size.width : 0
-                if dx > 0 { placement.offset(range, dx: dx, dy: 0) }
+                let dx = alignment == .center ? (width - size.width) / Number(2) : alignment == .end ? width - size.width : Number(0)
+                placement.align(range, dx: dx, dy: Number(0))
             }
-            return Size(width: width, height: height + (children.isEmpty ? 0 : gaps))
+            return (width, height + Number(children.isEmpty ? 0 : gaps))
         case .horizontal:
             var fixedTotal = 0.0, flexible = 0
             for child in children {
                 if let fixed = child.fixedWidth { fixedTotal += fixed } else { flexible += 1 }
             }
-            let share = flexible > 0 ? max(0, (width - fixedTotal - gaps) / Double(flexible)) : 0
-            var cursor = x, height = 0.0
+            let share = flexible > 0 ? Number.maximum(Number(0), (width - Number(fixedTotal) - Number(gaps)) / Number(Double(flexible))) : Number(0)
+            var cursor = x, height = Number(0)
             for child in children {
                 let start = placement.mark
-                let size = try child.place(x: cursor, y: y, width: child.fixedWidth ?? share, height: proposed, engine: engine,
-                                           into: &placement)
+                let size = try child.place(x: cursor, y: y, width: child.fixedWidth.map(Number.init) ?? share, height: proposed,
+                                           engine: engine, into: &placement)
                 if placement.mark > start { placed.append((start..<placement.mark, size)) }
-                height = max(height, size.height)
-                cursor += size.width + spacing
+                height = .maximum(height, size.height)
+                cursor = cursor + (size.width + Number(spacing))
             }
             for (range, size) in placed {
-                let dy = alignment == .center ? (height - size.height) / 2 : alignment == .end ? height - size.height : 0
-                if dy > 0 { placement.offset(range, dx: 0, dy: dy) }
+                let dy = alignment == .center ? (height - size.height) / Number(2) : alignment == .end ? height - size.height : Number(0)
+                placement.align(range, dx: Number(0), dy: dy)
             }
-            return Size(width: width, height: height)
+            return (width, height)
         }
     }
 }

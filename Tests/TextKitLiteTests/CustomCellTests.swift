@@ -110,9 +110,16 @@ import TextKitLiteMedia
         }
     }
 
+    /// Measuring equals solving, at each width and at several at once: six widths are placed
+    /// four at a time (`SIMD4` lanes), then two with their lanes padded.
     @Test func measuringAgreesWithSolving() throws {
-        let widths = [120.0, 300, 375]
-        for spec in [Self.card(), .mirrored(Self.card()), Self.card(body: "")] {
+        let widths = [120.0, 300, 375, 90, 414, 768]
+        let caption = try Self.engine.shape(AttributedText("A caption under the card, shaped ahead", style: TextStyle(size: 13)))
+        let withGrid = LayoutSpec.stack(StackSpec(axis: .vertical, spacing: 4, alignment: .center, children: [
+            Self.card(), .text(id: "caption", text: caption, options: LayoutOptions(maxLines: 2)),
+            .grid(GridSpec(idPrefix: "image", count: 5, columns: 3, spacing: 4, fill: 90)),
+        ]))
+        for spec in [Self.card(), .mirrored(Self.card()), Self.card(body: ""), withGrid] {
             for width in widths {
                 let solved = try spec.solve(width: width, engine: Self.engine)
                 let measured = try spec.measure(width: width, engine: Self.engine)

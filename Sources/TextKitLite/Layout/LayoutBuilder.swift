@@ -17,7 +17,7 @@ struct LayoutBuilder {
                                   hyphenator: shaped.hyphenator(options.hyphenation, cache: engine.shapeCache))
         breaker.flow(around: options, primary: shaped.primaryMetrics)
         shaped.breakLines(into: &breaker)
-        let truncated = skipped > 0 || breaker.leavesTextOut(paragraphCount: shaped.paragraphs.count, options: options)
+        let truncated = skipped > 0 || breaker.leavesTextOut(paragraphCount: shaped.paragraphs.count, contentWidth: options.contentWidth)
         var lines = breaker.receiver.lines
         if skipped > 0 { lines.removeFirst(skipped) }
         var styles = shaped.styles

@@ -11,9 +11,12 @@ enum TextMeasurer {
     static func measure(_ text: AttributedText, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
         if options.keepsUnits { return measure(engine.shaped(text, direction: options.direction, writingMode: options.writingMode), options: options, engine: engine) }
         let primary = engine.fonts.primaryMetrics(for: text)
-        var fan = LineBreakerFan(breaker(options: options, hyphenator: hyphenator(for: text, options, engine), fonts: engine.fonts, primary: primary, engine: engine), fonts: engine.fonts)
-        let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
-        return measurement(&fan.first, text: { text }, paragraphCount: paragraphCount, fonts: engine.fonts, options: options, engine: engine)
+        let paragraphs = Paragraphs.split(text.utf16)
+        var fan = LineBreakerFan(breaker(options: options, hyphenator: hyphenator(for: text, paragraphs, options, engine), fonts: engine.fonts,
+                                         primary: primary, engine: engine),
+                                 others: NoBreakers(), fonts: engine.fonts)
+        stream(text, paragraphs, options: options, engine: engine, into: &fan)
+        return measurement(&fan.first, text: { text }, paragraphCount: paragraphs.count, fonts: engine.fonts, options: options, engine: engine)
     }
 
     /// Measures a text at several widths (`options` at each) as it is itemized: each unit
@@ -27,37 +30,40 @@ enum TextMeasurer {
             return widths.map { measure(shaped, options: options.at(width: $0), engine: engine) }
         }
         let primary = engine.fonts.primaryMetrics(for: text)
-        var fan = LineBreakerFan(breaker(options: options.at(width: widths[0]), hyphenator: hyphenator(for: text, options, engine), fonts: engine.fonts, primary: primary, engine: engine),
-                                 others: widths.dropFirst().map {
-                                     breaker(options: options.at(width: $0), hyphenator: hyphenator(for: text, options, engine), fonts: engine.fonts, primary: primary, engine: engine)
-                                 },
-                                 fonts: engine.fonts)
-        let paragraphCount = stream(text, options: options, engine: engine, into: &fan)
-        var results: [TextMeasurement] = []
-        results.reserveCapacity(widths.count)
-        results.append(measurement(&fan.first, text: { text }, paragraphCount: paragraphCount, fonts: engine.fonts,
-                                   options: options.at(width: widths[0]), engine: engine))
-        for index in fan.others.indices {
-            results.append(measurement(&fan.others[index], text: { text }, paragraphCount: paragraphCount, fonts: engine.fonts,
-                                       options: options.at(width: widths[index + 1]), engine: engine))
+        let paragraphs = Paragraphs.split(text.utf16)
+        let hyphenator = hyphenator(for: text, paragraphs, options, engine)
+        // The options are read at each width, not copied for it.
+        func breaker(at width: Double) -> LineBreaker<LineMeasurer> {
+            self.breaker(options: options, width: options.contentWidth(at: width), hyphenator: hyphenator, fonts: engine.fonts,
+                         primary: primary, engine: engine)
         }
-        return results
+        var others = widths.dropFirst().map(breaker(at:))
+        return others.withUnsafeMutableBufferPointer { others in
+            var fan = LineBreakerFan(breaker(at: widths[0]), others: BreakerBuffer(breakers: others), fonts: engine.fonts)
+            stream(text, paragraphs, options: options, engine: engine, into: &fan)
+            var results: [TextMeasurement] = []
+            results.reserveCapacity(widths.count)
+            results.append(measurement(&fan.first, text: { text }, paragraphCount: paragraphs.count, fonts: engine.fonts,
+                                       options: options, width: widths[0], engine: engine))
+            for index in others.indices {
+                results.append(measurement(&others[index], text: { text }, paragraphCount: paragraphs.count, fonts: engine.fonts,
+                                           options: options, width: widths[index + 1], engine: engine))
+            }
+            return results
+        }
     }
 
-    /// Streams the text's paragraphs from the itemizer into `fan` until its breakers stop.
-    ///
-    /// - Returns: the text's number of paragraphs.
+    /// Streams the text's paragraphs, `paragraphs` (`Paragraphs.split`), from the itemizer
+    /// into `fan` until its breakers stop.
     @inline(__always)
-    private static func stream(_ text: AttributedText, options: LayoutOptions, engine: TextEngine,
-                               into fan: inout LineBreakerFan<LineMeasurer>) -> Int {
+    private static func stream<Others>(_ text: AttributedText, _ paragraphs: [ParagraphRange], options: LayoutOptions, engine: TextEngine,
+                                       into fan: inout LineBreakerFan<LineMeasurer, Others>) {
         let itemizer = Itemizer(text: text, direction: options.direction, writingMode: options.writingMode, fonts: engine.fonts, cache: engine.shapeCache)
-        let paragraphs = Paragraphs.split(text.utf16)
         for paragraph in paragraphs {
             if fan.isStopped { break }  // the line limit was reached at every width before this paragraph
             itemizer.stream(paragraph, into: &fan)
             fan.endParagraph()
         }
-        return paragraphs.count
     }
 
     /// Measures a shaped text at the options' width: its units go through the breaker again,
@@ -82,8 +88,10 @@ enum TextMeasurer {
         TextMeasurement(LayoutBuilder(shaped: shaped, options: options, engine: engine).build(plan: plan))
     }
 
-    /// A new breaker at `width` (the options' content width unless a plan says otherwise)
-    /// whose receiver measures; `primary`: the primary font's metrics at the text's base size.
+    /// A new breaker at `width` (the options' content width unless a plan or another width
+    /// says otherwise; nothing else it reads of the options depends on their width but their
+    /// exclusion shapes, which a streamed text has none of) whose
+    /// receiver measures; `primary`: the primary font's metrics at the text's base size.
     @inline(__always)
     private static func breaker(options: LayoutOptions, width: Double? = nil, hyphenator: Hyphenator?, fonts: FontFallbackChain,
                                 primary: FontMetrics, engine: TextEngine) -> LineBreaker<LineMeasurer> {
@@ -98,19 +106,24 @@ enum TextMeasurer {
         return breaker
     }
 
-    /// The hyphenator of a text measured as it is itemized (its soft hyphens are not looked
-    /// for ahead).
-    private static func hyphenator(for text: AttributedText, _ options: LayoutOptions, _ engine: TextEngine) -> Hyphenator {
-        Hyphenator(text: text, settings: options.hyphenation, cache: engine.shapeCache)
+    /// The hyphenator of a text measured as it is itemized, whose paragraphs are
+    /// `paragraphs`; nil when none of them may be cut with a hyphen (as a shaped text's:
+    /// `ShapedText.hyphenator(_:cache:)`).
+    private static func hyphenator(for text: AttributedText, _ paragraphs: [ParagraphRange], _ options: LayoutOptions,
+                                   _ engine: TextEngine) -> Hyphenator? {
+        guard Hyphenator.mayCut(options.hyphenation, softHyphens: paragraphs.contains { $0.scan.hasSoftHyphen }) else { return nil }
+        return Hyphenator(text: text, settings: options.hyphenation, cache: engine.shapeCache)
     }
 
-    /// The measurement of a text whose paragraphs went through `breaker`: its last line
-    /// truncated when text was left out (only then is the text read).
+    /// The measurement of a text whose paragraphs went through `breaker`, with `options`
+    /// at `width` (nil: theirs): its last line truncated when text was left out (only then
+    /// is the text read, and the options copied for the width).
     private static func measurement(_ breaker: inout LineBreaker<LineMeasurer>, text: () -> AttributedText, paragraphCount: Int,
-                                    fonts: FontFallbackChain, options: LayoutOptions, engine: TextEngine) -> TextMeasurement {
-        let truncated = breaker.leavesTextOut(paragraphCount: paragraphCount, options: options)
+                                    fonts: FontFallbackChain, options: LayoutOptions, width: Double? = nil,
+                                    engine: TextEngine) -> TextMeasurement {
+        let truncated = breaker.leavesTextOut(paragraphCount: paragraphCount, contentWidth: options.contentWidth(at: width ?? options.width))
         if truncated, breaker.receiver.keepsLastLine {
-            truncateLastLine(&breaker, text: text(), fonts: fonts, options: options, engine: engine)
+            truncateLastLine(&breaker, text: text(), fonts: fonts, options: width.map(options.at(width:)) ?? options, engine: engine)
         }
         return TextMeasurement(height: breaker.receiver.height, lineStarts: breaker.receiver.lineStarts, isTruncated: truncated)
     }

@@ -1,6 +1,9 @@
 extension LayoutOptions {
     /// The width lines are filled to, inside the insets (infinity for no limit).
-    var contentWidth: Double {
+    var contentWidth: Double { contentWidth(at: width) }
+
+    /// `contentWidth` of these options at another `width` (`at(width:)`, not copied).
+    func contentWidth(at width: Double) -> Double {
         width.isFinite ? width - lineInsets.horizontal : .infinity
     }
 

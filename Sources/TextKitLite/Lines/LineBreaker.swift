@@ -241,11 +241,11 @@ struct LineBreaker<Receiver: LineReceiver> {
     /// Whether the lines shown leave text out (they are truncated), once the text's
     /// `paragraphCount` paragraphs went through: the receiver stopped before the end of the
     /// text, or stopped at a last line broken at no width (start or middle truncation) that
-    /// is wider than the options' content width.
-    func leavesTextOut(paragraphCount: Int, options: LayoutOptions) -> Bool {
+    /// is wider than `contentWidth`, the options' (`LayoutOptions.contentWidth`).
+    func leavesTextOut(paragraphCount: Int, contentWidth: Double) -> Bool {
         if isStopped, !endedParagraph || paragraphsBegun < paragraphCount { return true }
         return isStopped && lineCount > linesAtWidth
-            && lastLineWidth > (flow?.lastSlot?.width ?? options.contentWidth) + LineCuts.epsilon
+            && lastLineWidth > (flow?.lastSlot?.width ?? contentWidth) + LineCuts.epsilon
     }
 
     /// Places a unit that does not fit on the line being filled, or comes when the line
