@@ -436,9 +436,13 @@ private struct SpecReplay: FramelessPlacement {
                        y: SIMD4<Double>, engine: TextEngine) throws(LayoutError) -> (width: SIMD4<Double>, height: SIMD4<Double>) {
         var size = (width: SIMD4<Double>(), height: SIMD4<Double>())
         for lane in 0..<4 {
+            guard lane < columns.count else {  // a padding lane: the last width's again, not laid out again
+                (size.width[lane], size.height[lane]) = (size.width[lane - 1], size.height[lane - 1])
+                continue
+            }
             let layout = try engine.layout(text, options: options.at(width: width[lane]))
             (size.width[lane], size.height[lane]) = (layout.size.width, layout.size.height)
-            if lane < columns.count { texts[lane].append(MeasuredText(id: id, measurement: TextMeasurement(layout))) }
+            texts[lane].append(MeasuredText(id: id, measurement: TextMeasurement(layout)))
         }
         return size
     }
@@ -457,13 +461,15 @@ private struct SpecReplay: FramelessPlacement {
 }
 
 /// Measures text blocks with `TextEngine.measure`.
-private struct EngineTextMeasurer: SpecTextMeasuring {
-    func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
+package struct EngineTextMeasurer: SpecTextMeasuring {
+    package init() {}
+
+    package func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
         try engine.measure(text, options: options)
     }
 
-    func measure(id: String, text: AttributedText, options: LayoutOptions, widths: [Double],
-                 engine: TextEngine) throws(LayoutError) -> [TextMeasurement] {
+    package func measure(id: String, text: AttributedText, options: LayoutOptions, widths: [Double],
+                         engine: TextEngine) throws(LayoutError) -> [TextMeasurement] {
         try engine.measure(text, options: options, widths: widths)
     }
 }

@@ -98,18 +98,6 @@ import TextKitLiteMedia
         }
     }
 
-    /// Measures each text block at one width or at several at once, as `TextEngine.measure` does.
-    struct EngineMeasurer: SpecTextMeasuring {
-        func measure(id: String, text: AttributedText, options: LayoutOptions, engine: TextEngine) throws(LayoutError) -> TextMeasurement {
-            try engine.measure(text, options: options)
-        }
-
-        func measure(id: String, text: AttributedText, options: LayoutOptions, widths: [Double],
-                     engine: TextEngine) throws(LayoutError) -> [TextMeasurement] {
-            try engine.measure(text, options: options, widths: widths)
-        }
-    }
-
     /// Measuring equals solving, at each width and at several at once: six widths are placed
     /// four at a time (`SIMD4` lanes), then two with their lanes padded.
     @Test func measuringAgreesWithSolving() throws {
@@ -128,7 +116,7 @@ import TextKitLiteMedia
             }
             let plan = try spec.measuringPlan(widths: widths, engine: Self.engine)
             #expect(plan.blocks.map(\.id) == ["name", "body"])
-            let planned = try spec.measure(plan, engine: Self.engine, textMeasurer: EngineMeasurer())
+            let planned = try spec.measure(plan, engine: Self.engine, textMeasurer: EngineTextMeasurer())
             for (result, width) in zip(planned, widths) {
                 let measured = try spec.measure(width: width, engine: Self.engine)
                 #expect(result.size == measured.size && result.texts == measured.texts, "\(width)")

@@ -88,10 +88,10 @@ enum TextMeasurer {
         TextMeasurement(LayoutBuilder(shaped: shaped, options: options, engine: engine).build(plan: plan))
     }
 
-    /// A new breaker at `width` (the options' content width unless a plan or another width
-    /// says otherwise; nothing else it reads of the options depends on their width but their
-    /// exclusion shapes, which a streamed text has none of) whose
-    /// receiver measures; `primary`: the primary font's metrics at the text's base size.
+    /// A new breaker at `width`, whose receiver measures; `primary`: the primary font's
+    /// metrics at the text's base size. The width is the options' content width unless a
+    /// plan or another width says otherwise: nothing else the breaker reads of the options
+    /// depends on their width, but their exclusion shapes, which a streamed text never has.
     @inline(__always)
     private static func breaker(options: LayoutOptions, width: Double? = nil, hyphenator: Hyphenator?, fonts: FontFallbackChain,
                                 primary: FontMetrics, engine: TextEngine) -> LineBreaker<LineMeasurer> {
