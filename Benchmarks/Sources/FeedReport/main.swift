@@ -66,11 +66,13 @@ if let i = CommandLine.arguments.firstIndex(of: "--profile"), i + 1 < CommandLin
         exit(2)
     }
     // `--passes N` runs exactly N passes instead (for instruction counts: valgrind
-    // --tool=callgrind --toggle-collect='*FeedReport*profileWork*'). `--cold` writes 64 MB
-    // before each pass (not timed), so that the pass finds its data in memory, not in the
-    // caches, as a workload does in a round after the others.
+    // --tool=callgrind --toggle-collect='*FeedReport*profileWork*'). `--cold` writes twice
+    // the last-level cache (at least 64 MB) before each pass (not timed), so that the pass
+    // finds its data in memory, not in the caches, as a workload does in a round after the
+    // others.
     let fixedPasses = option("--passes", default: 0)
-    var evictor: [UInt8] = CommandLine.arguments.contains("--cold") ? Array(repeating: 1, count: 64 << 20) : []
+    let evictedBytes = max(64 << 20, 2 * sysconf(Int32(_SC_LEVEL3_CACHE_SIZE)))
+    var evictor: [UInt8] = CommandLine.arguments.contains("--cold") ? Array(repeating: 1, count: evictedBytes) : []
     let end = now() + UInt64(profileSeconds) * 1_000_000_000
     var passes = 0, sink = 0.0, timed: UInt64 = 0
     while fixedPasses > 0 ? passes < fixedPasses : now() < end {
